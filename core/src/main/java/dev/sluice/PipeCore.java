@@ -1,0 +1,589 @@
+package dev.sluice;
+
+import dev.sluice.ring.PagePool;
+import dev.sluice.ring.PageRing;
+import dev.sluice.ring.PipeBuffer;
+import dev.sluice.sync.WaitQueue;
+import dev.sluice.sync.WriterWakeRule;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.AsynchronousCloseException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The engine of one pipe, shared by all of its ends: the analogue of {@code struct pipe_inode_info} and of
+ * {@code pipe_read} / {@code pipe_write} in fs/pipe.c.
+ *
+ * <p>One lock guards the ring, the reader and writer counts, the counters and the times; data is copied
+ * while holding it, as the kernel copies under {@code pipe->mutex}. Waiting happens outside the lock on
+ * two {@link WaitQueue}s, and every wake-up is sent after the lock is released, so the woken thread does
+ * not run straight into it. The wake-up rules are Linux's:
+ * <ul>
+ *   <li>a write wakes one blocked reader if it made an empty pipe non-empty ({@code was_empty}), or on
+ *       every write once somebody has polled the pipe ({@code poll_usage}, for edge-triggered users);</li>
+ *   <li>a read wakes one blocked writer as {@link WriterWakeRule} says (by default: it freed a slot of a
+ *       ring that was full just before);</li>
+ *   <li>a woken reader that leaves data behind wakes the next reader, a woken writer that leaves room
+ *       wakes the next writer ({@code wake_next_reader} / {@code wake_next_writer});</li>
+ *   <li>the last reader or writer to close wakes everybody on both sides.</li>
+ * </ul>
+ */
+final class PipeCore {
+    static final int PAGE = PageRing.PAGE_SIZE;
+
+    final PipeOptions options;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final PageRing ring;
+    private final PagePool pool;
+    private final WaitQueue rdWait = new WaitQueue();
+    private final WaitQueue wrWait = new WaitQueue();
+    private final WriterWakeRule wakeRule = WriterWakeRule.FULL_AND_FREED;
+    private final PipeAccounting accounting;
+    private final boolean timestamps;
+
+    /** Open handles per side; written under the lock, read without it by waiters and poll. */
+    private volatile int readers;
+    private volatile int writers;
+    /** Set once anybody polls; from then on every write wakes a reader (Linux {@code poll_usage}). */
+    private volatile boolean pollUsed;
+    private int accountedPages;
+
+    // Counters, under the lock. Kept in the engine rather than in the ring so the ring stays a pure
+    // data structure; contention on them is the lock's, which the operation holds anyway.
+    private long bytesIn;
+    private long bytesOut;
+    private long writeCalls;
+    private long readCalls;
+    private long emptyWakeups;
+    private long lockContended;
+
+    // Times in epoch milliseconds, under the lock.
+    private final long created;
+    private long atime;
+    private long mtime;
+    private long ctime;
+
+    // Readiness futures (the fasync analogue); rarely used, so they have their own lock and a volatile
+    // count that lets every read and write skip them with one load.
+    private final ReentrantLock readyLock = new ReentrantLock();
+    private final ArrayList<PendingReady> pendingReady = new ArrayList<>();
+    private volatile int pendingReadyCount;
+
+    private record PendingReady(PipeEnd end, CompletableFuture<Readiness> future) {
+    }
+
+    PipeCore(PipeOptions options) {
+        this.options = options;
+        this.accounting = options.accounting();
+        this.timestamps = options.timestamps();
+        int slots = options.capacity() / PAGE;
+        if (accounting != null) {
+            slots = accounting.chargeOpen(slots);
+        }
+        this.accountedPages = slots;
+        this.pool = new PagePool(options.poolPages() < 0 ? slots : options.poolPages());
+        this.ring = new PageRing(slots, pool);
+        this.readers = 1;
+        this.writers = 1;
+        this.created = System.currentTimeMillis();
+        this.atime = created;
+        this.mtime = created;
+        this.ctime = created;
+    }
+
+    private void lock() {
+        if (!lock.tryLock()) {
+            lock.lock();
+            lockContended++;
+        }
+    }
+
+    // ---- lock-free predicates (the kernel's pipe_readable / pipe_writable) ---------------------------
+
+    boolean readable(ReadEnd end) {
+        return PageRing.occupancyOf(ring.index()) != 0 || writers == 0 || end.closed;
+    }
+
+    boolean writable(WriteEnd end) {
+        return PageRing.occupancyOf(ring.index()) < ring.maxUsage() || readers == 0 || end.closed;
+    }
+
+    // ---- write (pipe_write) -------------------------------------------------------------------------
+
+    /**
+     * Writes {@code total} bytes from {@code src} (see {@link Transfer}). Blocking: returns only when all
+     * are in the pipe. Nonblocking: stores what fits without waiting, where a write of at most
+     * {@link Pipe#PIPE_BUF} bytes stores all or nothing.
+     */
+    long write(WriteEnd end, Object src, int base, int count, long total) throws IOException {
+        end.ensureOpen();
+        if (total == 0) {
+            return 0; // Linux: a zero-length write returns 0 before looking at readers (no EPIPE)
+        }
+        final boolean nonBlocking = end.nonBlocking;
+        final int flags = end.packetMode ? PipeBuffer.FLAG_PACKET : PipeBuffer.FLAG_CAN_MERGE;
+        final long timeout = end.timeoutNanos;
+        long deadline = 0;
+        long done = 0;
+        boolean wasEmpty = false;
+        boolean wakeNextWriter = false;
+        IOException failure = null;
+
+        lock();
+        try {
+            if (readers == 0) {
+                failure = broken(0);
+            } else {
+                wasEmpty = ring.isEmpty();
+                // Merge the sub-page remainder into the newest page if it fits, so that small writes share
+                // pages and the rest of a large write lands page-aligned. Only tried on entry: after a sleep
+                // the data goes to a fresh slot, which keeps a write of <= PIPE_BUF bytes contiguous.
+                int chars = (int) (total & (PAGE - 1));
+                if (chars != 0 && flags == PipeBuffer.FLAG_CAN_MERGE) {
+                    PipeBuffer last = ring.mergeTarget(chars);
+                    if (last != null) {
+                        Transfer.copyIn(src, base, count, 0, last.page(), last.offset() + last.length(), chars);
+                        ring.merged(last, chars);
+                        done = chars;
+                    }
+                }
+                while (done < total) {
+                    if (readers == 0) {
+                        failure = broken(done);
+                        break;
+                    }
+                    if (!ring.isFull()) {
+                        byte[] page = ring.takePage();
+                        int n = (int) Math.min(PAGE, total - done);
+                        // Copy first, publish after: no reader ever sees a slot that is not filled.
+                        Transfer.copyIn(src, base, count, done, page, 0, n);
+                        ring.push(page, n, flags);
+                        done += n;
+                        continue;
+                    }
+                    if (nonBlocking) {
+                        break; // partial count, or 0 for EAGAIN
+                    }
+                    if (Thread.currentThread().isInterrupted()) {
+                        failure = interrupted("write to a full pipe", done);
+                        break;
+                    }
+                    if (timeout > 0) {
+                        if (deadline == 0) {
+                            deadline = deadlineAfter(timeout);
+                        } else if (System.nanoTime() - deadline >= 0) {
+                            failure = new PipeTimeoutException("write timed out on a full pipe", clamp(done));
+                            break;
+                        }
+                    }
+                    WaitQueue.Outcome outcome;
+                    lock.unlock();
+                    try {
+                        if (wasEmpty) {
+                            rdWait.wakeOne(); // what we stored so far must not wait for our return
+                        }
+                        fireReadiness();
+                        outcome = wrWait.await(end.writableCheck, deadline);
+                    } finally {
+                        lock();
+                    }
+                    if (outcome == WaitQueue.Outcome.WOKEN && ring.isFull() && readers != 0 && !end.closed) {
+                        emptyWakeups++;
+                    }
+                    if (end.closed && readers != 0) {
+                        if (done == 0) {
+                            failure = new AsynchronousCloseException();
+                        }
+                        break; // a partial count is returned; the next call sees the closed end
+                    }
+                    wasEmpty = ring.isEmpty();
+                    wakeNextWriter = true;
+                }
+                if (ring.isFull()) {
+                    wakeNextWriter = false;
+                }
+                writeCalls++;
+                if (done > 0) {
+                    bytesIn += done;
+                    if (timestamps) {
+                        mtime = ctime = System.currentTimeMillis();
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (done > 0 && (wasEmpty || pollUsed)) {
+            rdWait.wakeOne();
+        }
+        if (wakeNextWriter) {
+            wrWait.wakeOne();
+        }
+        fireReadiness();
+        if (failure != null) {
+            throw failure;
+        }
+        return done;
+    }
+
+    // ---- read (pipe_read) ---------------------------------------------------------------------------
+
+    /**
+     * Reads up to {@code total} bytes into {@code dst}. Returns -1 at end-of-stream (empty, no writers),
+     * 0 if nonblocking and empty; otherwise waits for at least one byte and returns what is there, never
+     * waiting to fill the buffer.
+     */
+    long read(ReadEnd end, Object dst, int base, int count, long total) throws IOException {
+        end.ensureOpen();
+        if (total == 0) {
+            return 0;
+        }
+        final boolean nonBlocking = end.nonBlocking;
+        final long timeout = end.timeoutNanos;
+        long deadline = 0;
+        long done = 0;
+        boolean eof = false;
+        boolean wakeWriter = false;
+        boolean wakeNextReader = false;
+        IOException failure = null;
+
+        lock();
+        try {
+            for (;;) {
+                if (!ring.isEmpty()) {
+                    PipeBuffer buf = ring.tailBuffer();
+                    int chars = (int) Math.min(buf.length(), total - done);
+                    Transfer.copyOut(buf.page(), buf.offset(), dst, base, count, done, chars);
+                    done += chars;
+                    boolean packet = buf.isPacket();
+                    ring.consumed(buf, chars);
+                    if (packet) {
+                        ring.discardRest(buf); // one packet per read; what did not fit is gone, as on Linux
+                    }
+                    if (buf.length() == 0) {
+                        wakeWriter |= wakeRule.wakeWriterOnFree(ring.occupancy(), ring.maxUsage());
+                        ring.releaseTail();
+                    }
+                    if (packet || done == total) {
+                        break;
+                    }
+                    continue;
+                }
+                if (writers == 0) {
+                    eof = done == 0;
+                    break;
+                }
+                if (done > 0 || nonBlocking) {
+                    break; // never wait once we have data; EAGAIN as 0 when nonblocking
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    failure = interrupted("read from an empty pipe", 0);
+                    break;
+                }
+                if (timeout > 0) {
+                    if (deadline == 0) {
+                        deadline = deadlineAfter(timeout);
+                    } else if (System.nanoTime() - deadline >= 0) {
+                        failure = new PipeTimeoutException("read timed out on an empty pipe", 0);
+                        break;
+                    }
+                }
+                WaitQueue.Outcome outcome;
+                lock.unlock();
+                try {
+                    fireReadiness();
+                    outcome = rdWait.await(end.readableCheck, deadline);
+                } finally {
+                    lock();
+                }
+                if (outcome == WaitQueue.Outcome.WOKEN && ring.isEmpty() && writers != 0 && !end.closed) {
+                    emptyWakeups++;
+                }
+                if (end.closed) {
+                    failure = new AsynchronousCloseException();
+                    break;
+                }
+                wakeNextReader = true;
+            }
+            if (ring.isEmpty()) {
+                wakeNextReader = false;
+            }
+            readCalls++;
+            if (done > 0) {
+                bytesOut += done;
+                if (timestamps) {
+                    atime = System.currentTimeMillis();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (wakeWriter) {
+            wrWait.wakeOne();
+        }
+        if (wakeNextReader) {
+            rdWait.wakeOne();
+        }
+        fireReadiness();
+        if (failure != null) {
+            throw failure;
+        }
+        return eof ? -1 : done;
+    }
+
+    private static long deadlineAfter(long timeoutNanos) {
+        long d = System.nanoTime() + timeoutNanos;
+        return d == 0 ? 1 : d; // 0 means "no deadline" to the wait queue
+    }
+
+    private static int clamp(long n) {
+        return (int) Math.min(n, Integer.MAX_VALUE);
+    }
+
+    private static BrokenPipeException broken(long done) {
+        return new BrokenPipeException(done == 0 ? "broken pipe: every read end is closed"
+                : "broken pipe: every read end closed after " + done + " bytes of this write", done);
+    }
+
+    private static InterruptedIOException interrupted(String what, long done) {
+        InterruptedIOException e = new InterruptedIOException("interrupted: " + what
+                + (done > 0 ? " after " + done + " bytes" : "") + " (the thread's interrupt status is still set)");
+        e.bytesTransferred = clamp(done);
+        return e;
+    }
+
+    // ---- handles ------------------------------------------------------------------------------------
+
+    ReadEnd dupReader(ReadEnd from) throws IOException {
+        lock();
+        try {
+            from.ensureOpen();
+            readers++;
+        } finally {
+            lock.unlock();
+        }
+        return new ReadEnd(this, from);
+    }
+
+    WriteEnd dupWriter(WriteEnd from) throws IOException {
+        lock();
+        try {
+            from.ensureOpen();
+            writers++;
+        } finally {
+            lock.unlock();
+        }
+        return new WriteEnd(this, from);
+    }
+
+    /** Closes one handle; the last of a side wakes everybody on both sides (Linux 6551d5c56eb0). */
+    void close(PipeEnd end) {
+        boolean lastOfSide;
+        lock();
+        try {
+            if (end.closed) {
+                return; // closing twice is a no-op
+            }
+            end.closed = true;
+            if (end instanceof ReadEnd) {
+                lastOfSide = --readers == 0;
+            } else {
+                lastOfSide = --writers == 0;
+            }
+            if (readers == 0 && writers == 0) {
+                ring.drainAll();
+                if (accounting != null) {
+                    accounting.release(accountedPages);
+                    accountedPages = 0;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        // Threads blocked on this very handle must see it closed, so wake its side even when other
+        // handles remain; a close is rare, and a woken thread that still has to wait just waits again.
+        if (lastOfSide || end instanceof ReadEnd) {
+            rdWait.wakeAll();
+        }
+        if (lastOfSide || end instanceof WriteEnd) {
+            wrWait.wakeAll();
+        }
+        fireReadiness();
+    }
+
+    // ---- capacity (F_GETPIPE_SZ / F_SETPIPE_SZ) and FIONREAD ----------------------------------------
+
+    int capacity() {
+        return ring.maxUsage() * PAGE;
+    }
+
+    int setCapacity(int bytes) {
+        int size = Pipe.roundCapacity(bytes, PipeOptions.ABSOLUTE_MAX_CAPACITY, "capacity");
+        int slots = size / PAGE;
+        lock();
+        try {
+            if (readers == 0 && writers == 0) {
+                throw new IllegalStateException("pipe is closed on both sides");
+            }
+            int current = ring.maxUsage();
+            if (slots > current && size > options.maxCapacity()) {
+                throw new IllegalArgumentException("capacity " + bytes + " (rounded to " + size
+                        + ") exceeds this pipe's maxCapacity of " + options.maxCapacity()
+                        + " bytes (Linux: EPERM over pipe-max-size); raise PipeOptions.maxCapacity");
+            }
+            if (slots < ring.occupancy()) {
+                throw new IllegalStateException("pipe holds " + ring.occupancy() + " pages of data; cannot shrink to "
+                        + slots + " pages (" + size + " bytes) until it is read (Linux: EBUSY)");
+            }
+            if (accounting != null) {
+                accounting.recharge(accountedPages, slots);
+                accountedPages = slots;
+            }
+            ring.resize(slots);
+            if (options.poolPages() < 0) {
+                pool.setLimit(slots);
+            }
+        } finally {
+            lock.unlock();
+        }
+        wrWait.wakeOne(); // more room may exist now (pipe_resize_ring); the baton carries it further
+        fireReadiness();
+        return slots * PAGE;
+    }
+
+    int available() {
+        lock();
+        try {
+            return clamp(ring.queuedBytes());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- readiness (poll and the fasync analogue) ---------------------------------------------------
+
+    Readiness poll(PipeEnd end) {
+        pollUsed = true;
+        return readinessOf(end);
+    }
+
+    private Readiness readinessOf(PipeEnd end) {
+        if (end.closed) {
+            return Readiness.of(Readiness.NVAL);
+        }
+        int occ = PageRing.occupancyOf(ring.index());
+        int bits = 0;
+        if (end instanceof ReadEnd) {
+            if (occ != 0) {
+                bits |= Readiness.IN;
+            }
+            if (writers == 0) {
+                bits |= Readiness.HUP;
+            }
+        } else {
+            if (occ < ring.maxUsage()) {
+                bits |= Readiness.OUT;
+            }
+            if (readers == 0) {
+                bits |= Readiness.ERR;
+            }
+        }
+        return Readiness.of(bits);
+    }
+
+    private static boolean ready(PipeEnd end, Readiness r) {
+        return r.invalid() || (end instanceof ReadEnd ? r.readable() || r.hungUp() : r.writable() || r.error());
+    }
+
+    CompletableFuture<Readiness> whenReady(PipeEnd end) {
+        pollUsed = true;
+        CompletableFuture<Readiness> f = new CompletableFuture<>();
+        readyLock.lock();
+        try {
+            pendingReady.add(new PendingReady(end, f));
+            pendingReadyCount = pendingReady.size(); // volatile write before the state is (re)checked
+        } finally {
+            readyLock.unlock();
+        }
+        fireReadiness();
+        return f;
+    }
+
+    /** Completes the readiness futures whose end is ready now; called after every state change. */
+    private void fireReadiness() {
+        if (pendingReadyCount == 0) {
+            return;
+        }
+        ArrayList<PendingReady> due = null;
+        readyLock.lock();
+        try {
+            for (int i = pendingReady.size() - 1; i >= 0; i--) {
+                PendingReady p = pendingReady.get(i);
+                if (p.future.isDone() || ready(p.end, readinessOf(p.end))) {
+                    if (due == null) {
+                        due = new ArrayList<>();
+                    }
+                    due.add(p);
+                    pendingReady.remove(i);
+                }
+            }
+            pendingReadyCount = pendingReady.size();
+        } finally {
+            readyLock.unlock();
+        }
+        if (due != null) {
+            // Completed outside every lock: callbacks run on this thread and may call into the pipe.
+            for (PendingReady p : due) {
+                p.future.complete(readinessOf(p.end));
+            }
+        }
+    }
+
+    // ---- stat and counters --------------------------------------------------------------------------
+
+    PipeStat stat() {
+        lock();
+        try {
+            return new PipeStat(ring.maxUsage() * PAGE, ring.size(), ring.occupancy(), ring.queuedBytes(),
+                    readers, writers, Instant.ofEpochMilli(atime), Instant.ofEpochMilli(mtime),
+                    Instant.ofEpochMilli(ctime));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    PipeCounters counters() {
+        lock();
+        try {
+            return new PipeCounters(bytesIn, bytesOut, writeCalls, readCalls, rdWait.waits(), wrWait.waits(),
+                    rdWait.wakeups(), wrWait.wakeups(), emptyWakeups, lockContended, pool.hits(),
+                    pool.allocations(), ring.peakOccupancy());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void resetCounters() {
+        lock();
+        try {
+            bytesIn = bytesOut = writeCalls = readCalls = emptyWakeups = lockContended = 0;
+            pool.resetCounters();
+            ring.resetPeak();
+            rdWait.resetCounters();
+            wrWait.resetCounters();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    int readers() {
+        return readers;
+    }
+
+    int writers() {
+        return writers;
+    }
+}

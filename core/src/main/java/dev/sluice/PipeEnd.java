@@ -1,0 +1,137 @@
+package dev.sluice;
+
+import java.io.IOException;
+import java.nio.channels.Channel;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A handle on one side of a {@link Pipe}: the analogue of a file descriptor of {@code pipe(2)}.
+ *
+ * <p>Each handle has its own mode (blocking or not, timeout) and is closed on its own; a side of the pipe
+ * stays open while any handle of it is open, so end-of-stream and broken pipe come when the <em>last</em>
+ * handle of a side closes, whichever thread holds it. {@code dup()} on {@link ReadEnd} and
+ * {@link WriteEnd} makes another handle, as {@code dup(2)} or {@code fork(2)} would. Unlike {@code dup(2)},
+ * which shares {@code O_NONBLOCK} between the copies, a duplicate starts with a copy of the mode and then
+ * goes its own way.
+ *
+ * <p>Handles are safe to use from many threads at once.
+ */
+public abstract sealed class PipeEnd implements Channel permits ReadEnd, WriteEnd {
+    final PipeCore core;
+    /** Written under the pipe's lock; read without it by waiters. */
+    volatile boolean closed;
+    volatile boolean nonBlocking;
+    volatile long timeoutNanos;
+
+    PipeEnd(PipeCore core, boolean nonBlocking, long timeoutNanos) {
+        this.core = core;
+        this.nonBlocking = nonBlocking;
+        this.timeoutNanos = timeoutNanos;
+    }
+
+    void ensureOpen() throws ClosedChannelException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    /** @return the pipe this end belongs to */
+    public abstract Pipe pipe();
+
+    /**
+     * Sets {@code O_NONBLOCK} on this handle. Nonblocking, a read of an empty pipe returns 0 instead of
+     * waiting, and a write to a full pipe stores what fits (all or nothing for at most
+     * {@link Pipe#PIPE_BUF} bytes) and returns the count, possibly 0.
+     *
+     * @param on whether this handle is nonblocking
+     */
+    public void setNonBlocking(boolean on) {
+        this.nonBlocking = on;
+    }
+
+    /** @return whether this handle is nonblocking */
+    public boolean isNonBlocking() {
+        return nonBlocking;
+    }
+
+    /**
+     * Bounds how long a blocking call on this handle may wait; a call that waits longer throws
+     * {@link PipeTimeoutException}, reporting any bytes it moved. {@link Duration#ZERO} (the default) waits
+     * forever. The time counts from when the call first has to wait.
+     *
+     * @param timeout the longest wait, or zero for none
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    public void setTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout is null (use Duration.ZERO for no timeout)");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+        }
+        long n;
+        try {
+            n = timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            n = Long.MAX_VALUE;
+        }
+        this.timeoutNanos = n == 0 && !timeout.isZero() ? 1 : n;
+    }
+
+    /** @return the timeout set by {@link #setTimeout}, zero for none */
+    public Duration timeout() {
+        return Duration.ofNanos(timeoutNanos);
+    }
+
+    /**
+     * What a call on this handle would find now, without blocking ({@code poll(2)}). Like Linux, polling
+     * marks the pipe as polled, after which every write wakes a waiting reader, as edge-triggered users
+     * need.
+     *
+     * @return the current readiness; {@link Readiness#invalid()} if this handle is closed
+     */
+    public Readiness poll() {
+        return core.poll(this);
+    }
+
+    /**
+     * A future that completes when this handle is ready: for a read end, when it is readable or hung up;
+     * for a write end, when it is writable or every reader is gone; for either, when the handle is closed
+     * ({@link Readiness#invalid()}). It completes at once if that is already so. One-shot: call again to
+     * wait for the next change.
+     *
+     * <p>The future is completed on the thread that changed the pipe's state, outside the pipe's locks, so
+     * dependent actions run there unless added with an {@code *Async} method; keep them short.
+     *
+     * @return the future readiness
+     */
+    public CompletableFuture<Readiness> whenReady() {
+        return core.whenReady(this);
+    }
+
+    /** @return whether this handle is open */
+    @Override
+    public boolean isOpen() {
+        return !closed;
+    }
+
+    /**
+     * Closes this handle. If it was the last of its side, the other side sees end-of-stream (after the
+     * queued bytes) or broken pipe. Threads blocked in a call on this handle return at once: with
+     * {@link java.nio.channels.AsynchronousCloseException} if they had moved nothing, else with their
+     * partial count. Closing twice does nothing.
+     */
+    @Override
+    public void close() {
+        core.close(this);
+    }
+
+    /**
+     * Makes another handle on the same side; see the class documentation.
+     *
+     * @return the new handle, open
+     * @throws IOException if this handle is closed
+     */
+    public abstract PipeEnd dup() throws IOException;
+}

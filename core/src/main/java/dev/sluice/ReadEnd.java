@@ -1,0 +1,119 @@
+package dev.sluice;
+
+import dev.sluice.io.PipeInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ScatteringByteChannel;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The read side of a {@link Pipe}, and a {@link ScatteringByteChannel}.
+ *
+ * <p>A read returns as soon as it has at least one byte, with as much as is queued up to the buffer's
+ * room; it never waits to fill the buffer. It returns -1 once every write end is closed and the pipe is
+ * empty, and 0 only when the buffer has no room or when this handle is nonblocking and the pipe is empty
+ * ({@code EAGAIN}). In packet mode one read returns at most one packet; what of it does not fit is
+ * discarded.
+ *
+ * <p><b>Interrupts</b> follow the stream convention, not the {@code InterruptibleChannel} one: a thread
+ * interrupted while it waits gets an {@link java.io.InterruptedIOException}, its interrupt status stays
+ * set, and the pipe stays open. Nothing is lost: a read only waits while it has read nothing.
+ */
+public final class ReadEnd extends PipeEnd implements ScatteringByteChannel {
+    private final Pipe pipe;
+    final BooleanSupplier readableCheck = () -> core.readable(this);
+
+    ReadEnd(PipeCore core, Pipe pipe, boolean nonBlocking) {
+        super(core, nonBlocking, 0);
+        this.pipe = pipe;
+    }
+
+    ReadEnd(PipeCore core, ReadEnd from) {
+        super(core, from.nonBlocking, from.timeoutNanos);
+        this.pipe = from.pipe;
+    }
+
+    @Override
+    public Pipe pipe() {
+        return pipe;
+    }
+
+    /**
+     * Reads into {@code b[off..off+len)}.
+     *
+     * @param b   where to put the bytes
+     * @param off first index to fill
+     * @param len most bytes to read
+     * @return bytes read; -1 at end-of-stream; 0 if {@code len} is 0 or nonblocking and empty
+     * @throws IOException on a closed handle, interrupt ({@link java.io.InterruptedIOException}) or
+     *                     timeout ({@link PipeTimeoutException})
+     */
+    public int read(byte[] b, int off, int len) throws IOException {
+        Transfer.checkArray(b, off, len);
+        return (int) core.read(this, b, off, len, len);
+    }
+
+    /**
+     * Reads into all of {@code b}.
+     *
+     * @param b where to put the bytes
+     * @return as {@link #read(byte[], int, int)}
+     * @throws IOException as {@link #read(byte[], int, int)}
+     */
+    public int read(byte[] b) throws IOException {
+        return read(b, 0, b.length);
+    }
+
+    /** {@inheritDoc} Reads up to {@code dst.remaining()} bytes. */
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        Transfer.checkReadTarget(dst);
+        return (int) core.read(this, dst, 0, 0, dst.remaining());
+    }
+
+    /** {@inheritDoc} Fills the buffers in order, as {@code readv(2)} does. */
+    @Override
+    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        long total = Transfer.checkBuffers(dsts, offset, length, true);
+        return core.read(this, dsts, offset, length, total);
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public long read(ByteBuffer[] dsts) throws IOException {
+        return read(dsts, 0, dsts.length);
+    }
+
+    /**
+     * Bytes queued in the pipe, readable without blocking ({@code FIONREAD}).
+     *
+     * @return queued bytes (capped at {@code Integer.MAX_VALUE})
+     * @throws IOException if this handle is closed
+     */
+    public int available() throws IOException {
+        ensureOpen();
+        return core.available();
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public ReadEnd dup() throws IOException {
+        return core.dupReader(this);
+    }
+
+    /**
+     * An {@link InputStream} over this handle; closing it closes this handle. The handle must stay in
+     * blocking mode while the stream is used.
+     *
+     * @return a new stream
+     */
+    public InputStream asInputStream() {
+        return new PipeInputStream(this);
+    }
+
+    @Override
+    public String toString() {
+        return "ReadEnd[" + (closed ? "closed" : nonBlocking ? "open, nonblocking" : "open") + "]";
+    }
+}

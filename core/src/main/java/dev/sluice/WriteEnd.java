@@ -1,0 +1,130 @@
+package dev.sluice;
+
+import dev.sluice.io.PipeOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.GatheringByteChannel;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The write side of a {@link Pipe}, and a {@link GatheringByteChannel}.
+ *
+ * <p>A blocking write returns only when every byte is in the pipe. A write of at most
+ * {@link Pipe#PIPE_BUF} bytes (counting all buffers of a gathering write together) is atomic: its bytes
+ * are never interleaved with another writer's, and a nonblocking one stores all or nothing. Larger writes
+ * may interleave with other writers at page boundaries. A nonblocking write stores what fits and returns
+ * the count, 0 if nothing fit ({@code EAGAIN}).
+ *
+ * <p>When every read end is closed a write throws {@link BrokenPipeException} ({@code EPIPE}), also to a
+ * writer blocked on a full pipe when the last reader closes; the exception reports bytes the call stored
+ * before. <b>Interrupts</b> follow the stream convention: a writer interrupted while it waits for room
+ * gets an {@link java.io.InterruptedIOException} whose {@code bytesTransferred} says how much of its data
+ * is in the pipe; its interrupt status stays set and the pipe stays open.
+ */
+public final class WriteEnd extends PipeEnd implements GatheringByteChannel {
+    private final Pipe pipe;
+    volatile boolean packetMode;
+    final BooleanSupplier writableCheck = () -> core.writable(this);
+
+    WriteEnd(PipeCore core, Pipe pipe, boolean nonBlocking, boolean packetMode) {
+        super(core, nonBlocking, 0);
+        this.pipe = pipe;
+        this.packetMode = packetMode;
+    }
+
+    WriteEnd(PipeCore core, WriteEnd from) {
+        super(core, from.nonBlocking, from.timeoutNanos);
+        this.pipe = from.pipe;
+        this.packetMode = from.packetMode;
+    }
+
+    @Override
+    public Pipe pipe() {
+        return pipe;
+    }
+
+    /**
+     * Writes {@code b[off..off+len)}.
+     *
+     * @param b   the bytes
+     * @param off first index to write
+     * @param len bytes to write
+     * @return bytes stored: {@code len} when blocking; possibly fewer, or 0, when nonblocking
+     * @throws BrokenPipeException if every read end is closed
+     * @throws IOException         on a closed handle, interrupt or timeout (see the class documentation)
+     */
+    public int write(byte[] b, int off, int len) throws IOException {
+        Transfer.checkArray(b, off, len);
+        return (int) core.write(this, b, off, len, len);
+    }
+
+    /**
+     * Writes all of {@code b}.
+     *
+     * @param b the bytes
+     * @return as {@link #write(byte[], int, int)}
+     * @throws IOException as {@link #write(byte[], int, int)}
+     */
+    public int write(byte[] b) throws IOException {
+        return write(b, 0, b.length);
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        Transfer.checkWriteSource(src);
+        return (int) core.write(this, src, 0, 0, src.remaining());
+    }
+
+    /** {@inheritDoc} Like {@code writev(2)}: atomic when the buffers hold at most {@link Pipe#PIPE_BUF}. */
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        long total = Transfer.checkBuffers(srcs, offset, length, false);
+        return core.write(this, srcs, offset, length, total);
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public long write(ByteBuffer[] srcs) throws IOException {
+        return write(srcs, 0, srcs.length);
+    }
+
+    /**
+     * Sets packet mode ({@code O_DIRECT}) for writes through this handle: each write of at most
+     * {@link Pipe#PIPE_BUF} bytes becomes one packet, larger writes 4096-byte packets, and readers get at
+     * most one packet per read.
+     *
+     * @param on whether writes through this handle are packets
+     */
+    public void setPacketMode(boolean on) {
+        this.packetMode = on;
+    }
+
+    /** @return whether writes through this handle are packets */
+    public boolean isPacketMode() {
+        return packetMode;
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public WriteEnd dup() throws IOException {
+        return core.dupWriter(this);
+    }
+
+    /**
+     * An {@link OutputStream} over this handle; closing it closes this handle. The handle must stay in
+     * blocking mode while the stream is used.
+     *
+     * @return a new stream
+     */
+    public OutputStream asOutputStream() {
+        return new PipeOutputStream(this);
+    }
+
+    @Override
+    public String toString() {
+        return "WriteEnd[" + (closed ? "closed" : nonBlocking ? "open, nonblocking" : "open")
+                + (packetMode ? ", packet mode" : "") + "]";
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * Sluice: pipes with Linux pipe semantics, in process.
+ *
+ * <p>Start at {@link dev.sluice.Pipe}: {@code Pipe.open()} gives a {@link dev.sluice.ReadEnd} and a
+ * {@link dev.sluice.WriteEnd}, which are NIO scattering and gathering channels; {@code asInputStream()}
+ * and {@code asOutputStream()} adapt them to streams. {@link dev.sluice.PipeOptions} holds what
+ * {@code pipe2(2)} flags and the pipe sysctls control.
+ */
+package dev.sluice;

@@ -1,0 +1,271 @@
+package dev.sluice.ring;
+
+/**
+ * The ring of page buffers at the heart of a pipe: the analogue of the {@code bufs}, {@code head},
+ * {@code tail} and {@code max_usage} fields of the kernel's {@code struct pipe_inode_info}.
+ *
+ * <pre>
+ *        tail                       head
+ *         v                          v
+ *   ... | slot | slot | slot | slot |  free  |  free  | ...      (slots.length is a power of two)
+ *         ^^^^ read from here         ^^^^ next write lands here
+ * </pre>
+ *
+ * <p>{@code head} and {@code tail} are free-running 32-bit counters, masked only when a slot is
+ * dereferenced, so they wrap naturally and {@code head - tail} is the occupancy even across the wrap
+ * (fs/pipe.c, David Howells 2019). Every change to either is published at once in one volatile
+ * {@code long} ({@link #index()}), because threads that wait without the lock test "empty" and "full"
+ * from it: in 2025 the kernel hung in hackbench after reading a stale tail beside a fresh head, and the
+ * fix was to load both in one word. Never read the two halves from separate loads.
+ *
+ * <p>Capacity is counted in slots, the way Linux counts it: a slot holds one page (4096 bytes) however
+ * few bytes it carries, and small writes merge into the last page ({@link #mergeTarget}) so that sixteen
+ * 1-byte writes use one slot, not sixteen.
+ *
+ * <p>Not thread-safe: every method except {@link #index()} and the static helpers must be called with
+ * the pipe's lock held. It knows nothing of waiting, waking or closing; that lives in the pipe.
+ */
+public final class PageRing {
+    /** Bytes in a page, the unit of allocation and of capacity. */
+    public static final int PAGE_SIZE = 4096;
+    /** Slots of a new pipe by default: 16 pages, 64 KiB (Linux {@code PIPE_DEF_BUFFERS}). */
+    public static final int DEFAULT_SLOTS = 16;
+    /** Largest ring: 2^18 slots, 1 GiB. */
+    public static final int MAX_SLOTS = 1 << 18;
+
+    private PipeBuffer[] slots;
+    private int mask;
+    private int head;
+    private int tail;
+    /** Volatile because waiting writers compare the occupancy with it without the lock. */
+    private volatile int maxUsage;
+    private long queuedBytes;
+    private int peakOccupancy;
+    private final PagePool pool;
+
+    /** head in the high 32 bits, tail in the low 32 bits; written only under the pipe's lock. */
+    private volatile long index;
+
+    /**
+     * @param slots number of slots, a power of two in [1, {@link #MAX_SLOTS}]
+     * @param pool  where freed pages go and new pages come from
+     */
+    public PageRing(int slots, PagePool pool) {
+        checkSlots(slots);
+        this.slots = newSlots(slots);
+        this.mask = slots - 1;
+        this.maxUsage = slots;
+        this.pool = pool;
+    }
+
+    private static PipeBuffer[] newSlots(int n) {
+        PipeBuffer[] s = new PipeBuffer[n];
+        for (int i = 0; i < n; i++) {
+            s[i] = new PipeBuffer();
+        }
+        return s;
+    }
+
+    private static void checkSlots(int n) {
+        if (n < 1 || n > MAX_SLOTS || Integer.bitCount(n) != 1) {
+            throw new IllegalArgumentException("slot count must be a power of two in [1, " + MAX_SLOTS + "], was " + n);
+        }
+    }
+
+    // ---- lock-free view ---------------------------------------------------------------------------
+
+    /** @return head and tail packed in one word: one volatile load, safe without the lock */
+    public long index() {
+        return index;
+    }
+
+    /** @return the head half of a packed {@link #index()} */
+    public static int headOf(long index) {
+        return (int) (index >>> 32);
+    }
+
+    /** @return the tail half of a packed {@link #index()} */
+    public static int tailOf(long index) {
+        return (int) index;
+    }
+
+    /** @return slots in use according to a packed {@link #index()} (correct across wrap-around) */
+    public static int occupancyOf(long index) {
+        return headOf(index) - tailOf(index);
+    }
+
+    private void publish() {
+        index = ((long) head << 32) | (tail & 0xFFFF_FFFFL);
+    }
+
+    // ---- state (lock held) ------------------------------------------------------------------------
+
+    /** @return slots in use */
+    public int occupancy() {
+        return head - tail;
+    }
+
+    /** @return whether no slot is in use */
+    public boolean isEmpty() {
+        return head == tail;
+    }
+
+    /** @return whether a writer may not take another slot */
+    public boolean isFull() {
+        return head - tail >= maxUsage;
+    }
+
+    /** @return how many slots writers may occupy (the ring's size for ordinary pipes); safe without the lock */
+    public int maxUsage() {
+        return maxUsage;
+    }
+
+    /** @return the ring's size in slots */
+    public int size() {
+        return slots.length;
+    }
+
+    /** @return unread bytes in all slots (FIONREAD) */
+    public long queuedBytes() {
+        return queuedBytes;
+    }
+
+    /** @return the most slots in use at once since the last reset */
+    public int peakOccupancy() {
+        return peakOccupancy;
+    }
+
+    /** Forgets the peak: it becomes the current occupancy. */
+    public void resetPeak() {
+        peakOccupancy = occupancy();
+    }
+
+    /** @return the page pool feeding this ring */
+    public PagePool pool() {
+        return pool;
+    }
+
+    // ---- writing ----------------------------------------------------------------------------------
+
+    /**
+     * The buffer a write of {@code chars} bytes may append to, or null. Linux merges only the sub-page
+     * remainder of a write, only into the newest buffer, and only if that buffer allows merging and has
+     * room for all of it; the caller copies the bytes to {@code page()[offset() + length()]} and then
+     * calls {@link #merged}.
+     */
+    public PipeBuffer mergeTarget(int chars) {
+        if (head == tail) {
+            return null;
+        }
+        PipeBuffer last = slots[(head - 1) & mask];
+        if ((last.flags & PipeBuffer.FLAG_CAN_MERGE) != 0 && last.offset + last.len + chars <= PAGE_SIZE) {
+            return last;
+        }
+        return null;
+    }
+
+    /** Accounts {@code chars} bytes appended to a buffer returned by {@link #mergeTarget}. */
+    public void merged(PipeBuffer last, int chars) {
+        last.len += chars;
+        queuedBytes += chars;
+    }
+
+    /** @return a page for the next {@link #push}, from the pool when it has one */
+    public byte[] takePage() {
+        return pool.take();
+    }
+
+    /**
+     * Publishes a filled page as the new head slot. Only call when not {@link #isFull()}; the page must
+     * already hold its bytes (Linux 6.15: copy first, publish after, so no reader sees an empty slot).
+     */
+    public void push(byte[] page, int len, int flags) {
+        assert !isFull() && len > 0 && len <= PAGE_SIZE;
+        slots[head & mask].set(page, 0, len, flags);
+        head++;
+        queuedBytes += len;
+        int occ = head - tail;
+        if (occ > peakOccupancy) {
+            peakOccupancy = occ;
+        }
+        publish();
+    }
+
+    // ---- reading ----------------------------------------------------------------------------------
+
+    /** @return the oldest buffer; only call when not {@link #isEmpty()} */
+    public PipeBuffer tailBuffer() {
+        return slots[tail & mask];
+    }
+
+    /** Marks {@code n} bytes of the tail buffer as read. */
+    public void consumed(PipeBuffer buf, int n) {
+        buf.offset += n;
+        buf.len -= n;
+        queuedBytes -= n;
+    }
+
+    /** Drops what is left of the tail buffer unread (packet mode discards a packet's tail). */
+    public void discardRest(PipeBuffer buf) {
+        queuedBytes -= buf.len;
+        buf.offset += buf.len;
+        buf.len = 0;
+    }
+
+    /** Frees the tail slot (its buffer must be fully consumed) and returns its page to the pool. */
+    public void releaseTail() {
+        PipeBuffer buf = slots[tail & mask];
+        assert buf.len == 0;
+        pool.give(buf.page);
+        buf.clear();
+        tail++;
+        publish();
+    }
+
+    // ---- resizing ---------------------------------------------------------------------------------
+
+    /**
+     * Replaces the ring by one of {@code newSlots} slots, keeping every unread byte in order
+     * (Linux {@code pipe_resize_ring}). Fails, changing nothing, if more slots are in use than would fit.
+     *
+     * @throws IllegalArgumentException if {@code newSlots} is not a power of two in range
+     * @throws IllegalStateException    if {@code newSlots} is below the current occupancy
+     */
+    public void resize(int newSlots) {
+        checkSlots(newSlots);
+        int occ = occupancy();
+        if (newSlots < occ) {
+            throw new IllegalStateException("pipe holds " + occ + " pages of data; cannot shrink to "
+                    + newSlots + " pages until it is read (Linux: EBUSY)");
+        }
+        if (newSlots == slots.length) {
+            maxUsage = newSlots;
+            return;
+        }
+        PipeBuffer[] next = new PipeBuffer[newSlots];
+        for (int i = 0; i < occ; i++) {
+            next[i] = slots[(tail + i) & mask];
+        }
+        for (int i = occ; i < newSlots; i++) {
+            next[i] = new PipeBuffer();
+        }
+        slots = next;
+        mask = newSlots - 1;
+        tail = 0;
+        head = occ;
+        maxUsage = newSlots;
+        publish();
+    }
+
+    /** Releases every page, in the slots and in the pool (the pipe is gone). */
+    public void drainAll() {
+        while (head != tail) {
+            PipeBuffer buf = slots[tail & mask];
+            queuedBytes -= buf.len;
+            buf.clear();
+            tail++;
+        }
+        pool.clear();
+        publish();
+    }
+}

@@ -1,0 +1,248 @@
+package dev.sluice.sync;
+
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Threads waiting for one side of a pipe (readers for data, or writers for room): the analogue of the
+ * kernel's {@code rd_wait} / {@code wr_wait} wait queues.
+ *
+ * <p>Why not a {@link java.util.concurrent.locks.Condition}: a condition must be signalled with the
+ * pipe's lock held, and its waiter re-acquires that lock before it can even look. The kernel wakes
+ * <em>after</em> dropping the pipe mutex, so the woken task does not run straight into it, and lets
+ * waiters test their condition without the mutex. Doing the same needs a queue of parked threads with
+ * its own small lock, which is this class. It never uses {@code synchronized} or {@code Object.wait},
+ * so a virtual thread that waits here unmounts from its carrier.
+ *
+ * <p>The protocol, as in the kernel's {@code prepare_to_wait} / {@code schedule} / {@code finish_wait}:
+ * <ol>
+ *   <li>the waiter enqueues itself, <em>then</em> tests its condition, then parks;</li>
+ *   <li>the waker changes the state (a volatile write), <em>then</em> looks at the queue.</li>
+ * </ol>
+ * Both halves are sequentially consistent (volatile fields and this queue's lock), so either the
+ * waiter sees the new state or the waker sees the waiter: no wake-up is lost. A woken waiter is removed
+ * from the queue by its waker (autoremove), so one wake-up never lands twice on the same thread.
+ *
+ * <p>Waiters are <em>exclusive</em>: {@link #wakeOne()} wakes the longest-waiting one only, and a
+ * woken thread that leaves work behind passes the wake-up on (Linux 0ddad21d3e99, "use exclusive waits
+ * when reading or writing"; it cut the make jobserver's context switches tenfold).
+ */
+public final class WaitQueue {
+    /** What {@link #await} saw when it returned. */
+    public enum Outcome {
+        /** The condition held (whether or not a wake-up came). */
+        READY,
+        /** A waker picked this thread; the condition may not hold any more by the time it looks. */
+        WOKEN,
+        /** The thread's interrupt status is set; it is left set. */
+        INTERRUPTED,
+        /** The deadline passed. */
+        TIMED_OUT
+    }
+
+    /** One parked thread. Nodes are recycled through a free list, so steady waiting allocates nothing. */
+    private static final class Waiter {
+        Thread thread;
+        Waiter prev;
+        Waiter next;
+        boolean queued;
+        volatile boolean woken;
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private Waiter first;
+    private Waiter last;
+    private Waiter free;
+    /** Queued waiters; read without the lock so that a waker with nobody to wake pays one load. */
+    private volatile int queued;
+    private long wakeups;
+    private long waits;
+
+    /** @return whether any thread is queued (a racy hint, exact under the waker's protocol above) */
+    public boolean hasWaiters() {
+        return queued != 0;
+    }
+
+    /**
+     * Parks the calling thread until {@code ready} holds, a waker picks it, it is interrupted, or
+     * {@code deadlineNanos} (a {@link System#nanoTime()} value, or 0 for none) passes.
+     * {@code ready} is evaluated without any lock, after the thread is queued.
+     */
+    public Outcome await(BooleanSupplier ready, long deadlineNanos) {
+        Waiter w = enqueue();
+        Outcome outcome = Outcome.INTERRUPTED;
+        try {
+            outcome = parkUntil(w, ready, deadlineNanos);
+            return outcome;
+        } finally {
+            // Picked by a waker but leaving without acting on it (interrupt, timeout, or an exception):
+            // the wake-up was meant for a thread that would make progress, so hand it on.
+            if (leave(w) && outcome != Outcome.READY && outcome != Outcome.WOKEN) {
+                wakeOne();
+            }
+        }
+    }
+
+    private static Outcome parkUntil(Waiter w, BooleanSupplier ready, long deadlineNanos) {
+        for (;;) {
+            if (ready.getAsBoolean()) {
+                return Outcome.READY;
+            }
+            if (w.woken) {
+                return Outcome.WOKEN;
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                return Outcome.INTERRUPTED;
+            }
+            if (deadlineNanos != 0) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return Outcome.TIMED_OUT;
+                }
+                LockSupport.parkNanos(w, left);
+            } else {
+                LockSupport.park(w);
+            }
+        }
+    }
+
+    private Waiter enqueue() {
+        Thread me = Thread.currentThread();
+        lock.lock();
+        try {
+            Waiter w = free;
+            if (w != null) {
+                free = w.next;
+                w.next = null;
+            } else {
+                w = new Waiter();
+            }
+            w.thread = me;
+            w.woken = false;
+            w.queued = true;
+            w.prev = last;
+            if (last == null) {
+                first = w;
+            } else {
+                last.next = w;
+            }
+            last = w;
+            waits++;
+            queued++; // volatile write: the waiter's half of the protocol, before it tests the condition
+            return w;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return whether {@code w} had been woken */
+    private boolean leave(Waiter w) {
+        lock.lock();
+        try {
+            boolean wasWoken = w.woken;
+            if (w.queued) {
+                unlink(w);
+            }
+            w.thread = null;
+            w.next = free;
+            w.prev = null;
+            free = w;
+            return wasWoken;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void unlink(Waiter w) {
+        if (w.prev == null) {
+            first = w.next;
+        } else {
+            w.prev.next = w.next;
+        }
+        if (w.next == null) {
+            last = w.prev;
+        } else {
+            w.next.prev = w.prev;
+        }
+        w.prev = null;
+        w.next = null;
+        w.queued = false;
+        queued--;
+    }
+
+    /** Wakes the longest-waiting thread, if any. @return how many threads were woken (0 or 1) */
+    public int wakeOne() {
+        if (queued == 0) {
+            return 0;
+        }
+        Thread t;
+        lock.lock();
+        try {
+            Waiter w = first;
+            if (w == null) {
+                return 0;
+            }
+            unlink(w);
+            w.woken = true;
+            t = w.thread;
+            wakeups++;
+        } finally {
+            lock.unlock();
+        }
+        LockSupport.unpark(t);
+        return 1;
+    }
+
+    /** Wakes every queued thread (last close, resize). @return how many threads were woken */
+    public int wakeAll() {
+        if (queued == 0) {
+            return 0;
+        }
+        int n = 0;
+        lock.lock();
+        try {
+            for (Waiter w = first; w != null; w = first) {
+                unlink(w);
+                w.woken = true;
+                LockSupport.unpark(w.thread);
+                n++;
+            }
+            wakeups += n;
+        } finally {
+            lock.unlock();
+        }
+        return n;
+    }
+
+    /** @return wake-ups delivered since the last reset */
+    public long wakeups() {
+        lock.lock();
+        try {
+            return wakeups;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return times a thread started waiting since the last reset */
+    public long waits() {
+        lock.lock();
+        try {
+            return waits;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Zeroes {@link #wakeups()} and {@link #waits()}. */
+    public void resetCounters() {
+        lock.lock();
+        try {
+            wakeups = 0;
+            waits = 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

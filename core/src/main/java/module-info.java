@@ -1,0 +1,7 @@
+/**
+ * Sluice core: an in-process pipe with Linux pipe semantics.
+ */
+module dev.sluice {
+    exports dev.sluice;
+    exports dev.sluice.io;
+}
