@@ -51,11 +51,19 @@ public final class PageRing {
      * @param pool  where freed pages go and new pages come from
      */
     public PageRing(int slots, PagePool pool) {
+        this(slots, pool, 0);
+    }
+
+    /** Starts the free-running indices at {@code start}, so tests can cross the 32-bit wrap quickly. */
+    PageRing(int slots, PagePool pool, int start) {
         checkSlots(slots);
         this.slots = newSlots(slots);
         this.mask = slots - 1;
         this.maxUsage = slots;
         this.pool = pool;
+        this.head = start;
+        this.tail = start;
+        publish();
     }
 
     private static PipeBuffer[] newSlots(int n) {

@@ -1,0 +1,139 @@
+package dev.sluice.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The wait queue's promises: exclusive wake-ups in order, no lost wake-up, interrupts and timeouts. */
+@Timeout(60)
+class WaitQueueTest {
+
+    private static Thread start(boolean virtual, Runnable r) {
+        return virtual ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r);
+    }
+
+    /** Spins until the queue has {@code n} waiters; fails after 10 s. */
+    private static void awaitWaiters(WaitQueue q, AtomicInteger entered, int n) {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (entered.get() < n || !q.hasWaiters()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("waiters did not arrive");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void awaitParked(Thread t) {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError(t + " did not park: " + t.getState());
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @ParameterizedTest(name = "virtual={0}")
+    @ValueSource(booleans = {false, true})
+    void wakeOneWakesTheLongestWaitingThreadOnly(boolean virtual) throws Exception {
+        WaitQueue q = new WaitQueue();
+        ConcurrentLinkedQueue<Integer> woken = new ConcurrentLinkedQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            int id = i;
+            Thread t = start(virtual, () -> {
+                if (q.await(() -> false, 0) == WaitQueue.Outcome.WOKEN) {
+                    woken.add(id);
+                }
+            });
+            awaitParked(t); // enqueue order = start order
+            threads.add(t);
+        }
+        assertThat(q.wakeOne()).isEqualTo(1);
+        threads.get(0).join();
+        assertThat(woken).containsExactly(0);
+        assertThat(threads.get(1).isAlive()).isTrue();
+        assertThat(threads.get(2).isAlive()).isTrue();
+        assertThat(q.wakeAll()).isEqualTo(2);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(woken).hasSize(3).first().isEqualTo(0);
+        assertThat(q.wakeups()).isEqualTo(3);
+        assertThat(q.hasWaiters()).isFalse();
+        assertThat(q.wakeOne()).isZero();
+    }
+
+    @Test
+    void conditionAlreadyTrueReturnsReadyWithoutParking() {
+        WaitQueue q = new WaitQueue();
+        assertThat(q.await(() -> true, 0)).isEqualTo(WaitQueue.Outcome.READY);
+        assertThat(q.hasWaiters()).isFalse();
+    }
+
+    @ParameterizedTest(name = "virtual={0}")
+    @ValueSource(booleans = {false, true})
+    void interruptEndsTheWaitAndKeepsTheFlag(boolean virtual) throws Exception {
+        WaitQueue q = new WaitQueue();
+        AtomicReference<WaitQueue.Outcome> outcome = new AtomicReference<>();
+        AtomicBoolean flagKept = new AtomicBoolean();
+        Thread t = start(virtual, () -> {
+            outcome.set(q.await(() -> false, 0));
+            flagKept.set(Thread.currentThread().isInterrupted());
+        });
+        awaitParked(t);
+        t.interrupt();
+        t.join();
+        assertThat(outcome.get()).isEqualTo(WaitQueue.Outcome.INTERRUPTED);
+        assertThat(flagKept).isTrue();
+        assertThat(q.hasWaiters()).isFalse();
+    }
+
+    @Test
+    void deadlineEndsTheWait() {
+        WaitQueue q = new WaitQueue();
+        long deadline = System.nanoTime() + Duration.ofMillis(20).toNanos();
+        assertThat(q.await(() -> false, deadline)).isEqualTo(WaitQueue.Outcome.TIMED_OUT);
+        assertThat(System.nanoTime() - deadline).isGreaterThanOrEqualTo(0);
+        assertThat(q.hasWaiters()).isFalse();
+    }
+
+    /**
+     * The waker's protocol (publish state, then wake) against the waiter's (enqueue, then test, then park),
+     * many times over with no slack: a lost wake-up leaves the waiter parked and times the test out.
+     */
+    @ParameterizedTest(name = "virtual={0}")
+    @ValueSource(booleans = {false, true})
+    void noWakeUpIsLostBetweenTestAndPark(boolean virtual) throws Exception {
+        WaitQueue q = new WaitQueue();
+        AtomicInteger published = new AtomicInteger();
+        int rounds = 20_000;
+        Thread waiter = start(virtual, () -> {
+            for (int i = 1; i <= rounds; i++) {
+                int want = i;
+                while (published.get() < want) {
+                    q.await(() -> published.get() >= want, 0);
+                }
+            }
+        });
+        for (int i = 1; i <= rounds; i++) {
+            published.set(i);
+            q.wakeOne();
+            if ((i & 255) == 0) {
+                Thread.yield();
+            }
+        }
+        waiter.join(Duration.ofSeconds(30));
+        assertThat(waiter.isAlive()).as("waiter stranded: a wake-up was lost").isFalse();
+    }
+}
