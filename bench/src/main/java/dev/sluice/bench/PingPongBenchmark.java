@@ -1,0 +1,86 @@
+package dev.sluice.bench;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A 1-byte token bounced between two threads through two pipes: lmbench {@code lat_pipe}, perf bench sched
+ * pipe. The score is the time of one round trip (two wake-ups). Each byte is checked on its way back.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+public class PingPongBenchmark {
+    static final int ROUNDS = 1000;
+
+    @Param({"sluice", "nio"})
+    public String pipe;
+
+    @Param({"platform", "virtual"})
+    public String threads;
+
+    private Transport there;
+    private Transport back;
+    private Thread echo;
+    private volatile Throwable echoFailure;
+    private final byte[] token = new byte[1];
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        there = Transport.open(pipe);
+        back = Transport.open(pipe);
+        echo = Threads.start(threads, () -> {
+            byte[] b = new byte[1];
+            try {
+                while (there.read(b, 0, 1) > 0) {
+                    b[0]++;
+                    back.write(b, 0, 1);
+                }
+            } catch (Throwable t) {
+                echoFailure = t;
+            }
+        });
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROUNDS)
+    public void roundTrip() throws Exception {
+        Threads.run(threads, () -> {
+            for (int i = 0; i < ROUNDS; i++) {
+                byte sent = token[0];
+                there.write(token, 0, 1);
+                if (back.read(token, 0, 1) != 1 || token[0] != (byte) (sent + 1)) {
+                    throw new IllegalStateException("echo returned the wrong byte");
+                }
+            }
+        });
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        there.closeWriter();
+        echo.join();
+        there.close();
+        back.close();
+        if (echoFailure != null) {
+            throw new IllegalStateException("echo thread failed", echoFailure);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.sluice.bench;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One writer, one reader, a stream of writes of {@code writeSize} bytes: the lmbench {@code bw_pipe}
+ * shape. The reader always reads with a 64 KiB buffer. Each invocation moves exactly {@link #BATCH} bytes,
+ * and the score is in bytes per microsecond, that is MB/s (divide by 1000 for GB/s).
+ *
+ * <p>The reader runs for the whole trial and counts what it gets; at tear-down the count must equal what
+ * was written, or the benchmark fails.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+public class ThroughputBenchmark {
+    /** Bytes per invocation. */
+    static final int BATCH = 4 << 20;
+
+    @Param({"sluice", "nio"})
+    public String pipe;
+
+    @Param({"100", "4096", "65536"})
+    public int writeSize;
+
+    @Param({"platform", "virtual"})
+    public String threads;
+
+    private Transport transport;
+    private Thread reader;
+    private final AtomicLong readBytes = new AtomicLong();
+    private volatile Throwable readerFailure;
+    private long written;
+    private byte[] data;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        transport = Transport.open(pipe);
+        data = new byte[writeSize];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) i;
+        }
+        reader = Threads.start(threads, () -> {
+            byte[] buf = new byte[65536];
+            long n = 0;
+            try {
+                for (int r; (r = transport.read(buf, 0, buf.length)) >= 0; ) {
+                    n += r;
+                }
+            } catch (Throwable t) {
+                readerFailure = t;
+            } finally {
+                readBytes.set(n);
+            }
+        });
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void stream() throws Exception {
+        Threads.run(threads, () -> {
+            int left = BATCH;
+            while (left > 0) {
+                int n = Math.min(left, writeSize);
+                transport.write(data, 0, n);
+                left -= n;
+            }
+        });
+        written += BATCH;
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        transport.closeWriter();
+        reader.join();
+        transport.close();
+        if (readerFailure != null) {
+            throw new IllegalStateException("reader failed", readerFailure);
+        }
+        if (readBytes.get() != written) {
+            throw new IllegalStateException("bytes lost or duplicated: wrote " + written + ", read " + readBytes.get());
+        }
+    }
+}

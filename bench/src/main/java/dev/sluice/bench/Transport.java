@@ -1,0 +1,118 @@
+package dev.sluice.bench;
+
+import dev.sluice.Pipe;
+import dev.sluice.PipeOptions;
+import dev.sluice.ReadEnd;
+import dev.sluice.WriteEnd;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe.SinkChannel;
+import java.nio.channels.Pipe.SourceChannel;
+
+/**
+ * One pipe under test, seen through byte arrays: Sluice's in-process pipe, or the JDK's
+ * {@link java.nio.channels.Pipe}, which on Linux is a kernel pipe and so serves as the kernel reference.
+ */
+abstract class Transport implements AutoCloseable {
+
+    /** @return bytes written, all of them (blocking) */
+    abstract int write(byte[] b, int off, int len) throws IOException;
+
+    /** @return bytes read, or -1 at end-of-stream */
+    abstract int read(byte[] b, int off, int len) throws IOException;
+
+    abstract void closeWriter() throws IOException;
+
+    @Override
+    public abstract void close() throws IOException;
+
+    static Transport open(String kind) throws IOException {
+        return switch (kind) {
+            case "sluice" -> new Sluice(Pipe.open(PipeOptions.defaults()));
+            case "nio" -> new Nio(java.nio.channels.Pipe.open());
+            default -> throw new IllegalArgumentException("unknown pipe kind " + kind + " (sluice, nio)");
+        };
+    }
+
+    /** Sluice through its byte-array API. */
+    static final class Sluice extends Transport {
+        final Pipe pipe;
+        final ReadEnd in;
+        final WriteEnd out;
+
+        Sluice(Pipe pipe) {
+            this.pipe = pipe;
+            this.in = pipe.reader();
+            this.out = pipe.writer();
+        }
+
+        @Override
+        int write(byte[] b, int off, int len) throws IOException {
+            return out.write(b, off, len);
+        }
+
+        @Override
+        int read(byte[] b, int off, int len) throws IOException {
+            return in.read(b, off, len);
+        }
+
+        @Override
+        void closeWriter() {
+            out.close();
+        }
+
+        @Override
+        public void close() {
+            out.close();
+            in.close();
+        }
+    }
+
+    /**
+     * The JDK's pipe with direct buffers, its best case: a heap buffer would add a copy through a temporary
+     * direct buffer. The copy between the direct buffer and the caller's array is the price of the
+     * byte-array view every transport offers here; it is small next to the system call.
+     */
+    static final class Nio extends Transport {
+        final SourceChannel source;
+        final SinkChannel sink;
+        final ByteBuffer rbuf = ByteBuffer.allocateDirect(1 << 20);
+        final ByteBuffer wbuf = ByteBuffer.allocateDirect(1 << 20);
+
+        Nio(java.nio.channels.Pipe p) {
+            this.source = p.source();
+            this.sink = p.sink();
+        }
+
+        @Override
+        int write(byte[] b, int off, int len) throws IOException {
+            wbuf.clear();
+            wbuf.put(b, off, len).flip();
+            while (wbuf.hasRemaining()) {
+                sink.write(wbuf);
+            }
+            return len;
+        }
+
+        @Override
+        int read(byte[] b, int off, int len) throws IOException {
+            rbuf.clear().limit(Math.min(len, rbuf.capacity()));
+            int n = source.read(rbuf);
+            if (n > 0) {
+                rbuf.flip().get(b, off, n);
+            }
+            return n;
+        }
+
+        @Override
+        void closeWriter() throws IOException {
+            sink.close();
+        }
+
+        @Override
+        public void close() throws IOException {
+            sink.close();
+            source.close();
+        }
+    }
+}
