@@ -518,15 +518,19 @@ final class PipeCore {
             return;
         }
         ArrayList<PendingReady> due = null;
+        ArrayList<Readiness> values = null;
         readyLock.lock();
         try {
             for (int i = pendingReady.size() - 1; i >= 0; i--) {
                 PendingReady p = pendingReady.get(i);
-                if (p.future.isDone() || ready(p.end, readinessOf(p.end))) {
+                Readiness r = readinessOf(p.end);
+                if (p.future.isDone() || ready(p.end, r)) {
                     if (due == null) {
                         due = new ArrayList<>();
+                        values = new ArrayList<>();
                     }
                     due.add(p);
+                    values.add(r);
                     pendingReady.remove(i);
                 }
             }
@@ -536,8 +540,10 @@ final class PipeCore {
         }
         if (due != null) {
             // Completed outside every lock: callbacks run on this thread and may call into the pipe.
-            for (PendingReady p : due) {
-                p.future.complete(readinessOf(p.end));
+            // Each future gets the readiness that was found ready, not a fresh look: an earlier future's
+            // callback may already have drained or filled the pipe.
+            for (int i = 0; i < due.size(); i++) {
+                due.get(i).future.complete(values.get(i));
             }
         }
     }
