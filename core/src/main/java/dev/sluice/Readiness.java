@@ -68,15 +68,20 @@ public final class Readiness {
         return (bits & NVAL) != 0;
     }
 
-    /** @return the bits as Linux's {@code POLLIN} (1), {@code POLLOUT} (4), {@code POLLERR} (8),
-     *          {@code POLLHUP} (16) and {@code POLLNVAL} (32) */
+    /**
+     * The bits as Linux's {@code pipe_poll} reports them: {@code POLLIN | POLLRDNORM} (0x41) when readable,
+     * {@code POLLOUT | POLLWRNORM} (0x104) when writable, {@code POLLERR} (0x8), {@code POLLHUP} (0x10),
+     * {@code POLLNVAL} (0x20).
+     *
+     * @return the poll mask
+     */
     public int linuxPollMask() {
         int m = 0;
         if (readable()) {
-            m |= 0x001;
+            m |= 0x001 | 0x040;
         }
         if (writable()) {
-            m |= 0x004;
+            m |= 0x004 | 0x100;
         }
         if (error()) {
             m |= 0x008;

@@ -1,7 +1,10 @@
 package dev.sluice;
 
 import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Copies between pages and the caller's memory, whatever shape it has, without allocating.
@@ -24,7 +27,7 @@ final class Transfer {
             b.get(page, pageOff, n);
         } else {
             ByteBuffer[] bs = (ByteBuffer[]) src;
-            for (int i = base; n > 0; i++) {
+            for (int i = base; n > 0 && i < base + count; i++) {
                 ByteBuffer b = bs[i];
                 int k = Math.min(b.remaining(), n);
                 b.get(page, pageOff, k);
@@ -42,7 +45,7 @@ final class Transfer {
             b.put(page, pageOff, n);
         } else {
             ByteBuffer[] bs = (ByteBuffer[]) dst;
-            for (int i = base; n > 0; i++) {
+            for (int i = base; n > 0 && i < base + count; i++) {
                 ByteBuffer b = bs[i];
                 int k = Math.min(b.remaining(), n);
                 b.put(page, pageOff, k);
@@ -71,12 +74,18 @@ final class Transfer {
         return Objects.requireNonNull(src, "source buffer is null");
     }
 
-    /** @return the bytes the range of buffers can take or give */
+    /**
+     * @return the bytes the range of buffers can take or give. A buffer that appears more than once in the
+     *         range counts once: buffers carry their own position, so its second appearance sees only what
+     *         the first left, as if the two were read or written one after the other.
+     */
     static long checkBuffers(ByteBuffer[] bs, int offset, int length, boolean forRead) {
         Objects.requireNonNull(bs, "buffer array is null");
         Objects.checkFromIndexSize(offset, length, bs.length);
         long total = 0;
-        for (int i = offset; i < offset + length; i++) {
+        int end = offset + length;
+        Set<ByteBuffer> seen = length > SMALL_RANGE ? Collections.newSetFromMap(new IdentityHashMap<>()) : null;
+        for (int i = offset; i < end; i++) {
             ByteBuffer b = bs[i];
             if (b == null) {
                 throw new NullPointerException("buffer [" + i + "] is null");
@@ -84,8 +93,22 @@ final class Transfer {
             if (forRead && b.isReadOnly()) {
                 throw new IllegalArgumentException("cannot read into buffer [" + i + "]: it is read-only");
             }
-            total += b.remaining();
+            if (seen != null ? seen.add(b) : firstAppearance(bs, offset, i)) {
+                total += b.remaining();
+            }
         }
         return total;
+    }
+
+    /** Ranges up to this length are checked for repeats pairwise, which allocates nothing. */
+    private static final int SMALL_RANGE = 16;
+
+    private static boolean firstAppearance(ByteBuffer[] bs, int offset, int i) {
+        for (int j = offset; j < i; j++) {
+            if (bs[j] == bs[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 }
