@@ -1,0 +1,102 @@
+package dev.sluice.sync;
+
+import dev.sluice.policy.LockStrategy;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The lock that guards a pipe's ring: a mutex or a spin lock ({@link LockStrategy}). Not reentrant in
+ * either form; the pipe never re-acquires it.
+ *
+ * <p>It counts acquisitions that found the lock held, because that is the number the 2023 spinlock-versus-
+ * mutex argument was about; the count is kept by the holder, under the lock, so it costs a plain increment.
+ */
+public abstract sealed class PipeLock permits PipeLock.Mutex, PipeLock.Spin {
+    private long contended;
+
+    /** @return a lock of the given strategy */
+    public static PipeLock of(LockStrategy strategy) {
+        return switch (strategy) {
+            case MUTEX -> new Mutex();
+            case SPIN -> new Spin();
+        };
+    }
+
+    /** Acquires the lock, counting the acquisition if it had to wait. */
+    public final void lock() {
+        if (!tryLock()) {
+            lockSlow();
+            contended++;
+        }
+    }
+
+    /** @return whether the lock was free and is now held */
+    public abstract boolean tryLock();
+
+    abstract void lockSlow();
+
+    /** Releases the lock. */
+    public abstract void unlock();
+
+    /** @return acquisitions that found the lock held; read with the lock held */
+    public final long contended() {
+        return contended;
+    }
+
+    /** Zeroes {@link #contended()}; call with the lock held. */
+    public final void resetContended() {
+        contended = 0;
+    }
+
+    /** {@link LockStrategy#MUTEX}: a non-fair {@link ReentrantLock}. */
+    static final class Mutex extends PipeLock {
+        private final ReentrantLock lock = new ReentrantLock();
+
+        @Override
+        public boolean tryLock() {
+            return lock.tryLock();
+        }
+
+        @Override
+        void lockSlow() {
+            lock.lock();
+        }
+
+        @Override
+        public void unlock() {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * {@link LockStrategy#SPIN}: test-and-test-and-set, spinning with {@link Thread#onSpinWait()} and yielding
+     * between rounds so that a descheduled holder (or, for virtual threads, one waiting for a carrier) gets
+     * the CPU back. Never parks: critical sections are a copy of at most the caller's buffer.
+     */
+    static final class Spin extends PipeLock {
+        private static final int SPINS_PER_YIELD = 128;
+        private final AtomicInteger state = new AtomicInteger();
+
+        @Override
+        public boolean tryLock() {
+            return state.get() == 0 && state.compareAndSet(0, 1);
+        }
+
+        @Override
+        void lockSlow() {
+            int spins = 0;
+            while (!tryLock()) {
+                if (++spins % SPINS_PER_YIELD == 0) {
+                    Thread.yield();
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+
+        @Override
+        public void unlock() {
+            state.set(0); // volatile store: releases everything written under the lock
+        }
+    }
+}
