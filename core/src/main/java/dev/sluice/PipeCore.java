@@ -4,7 +4,10 @@ import dev.sluice.ring.PagePool;
 import dev.sluice.ring.PageRing;
 import dev.sluice.ring.PipeBuffer;
 import dev.sluice.sync.WaitQueue;
-import dev.sluice.sync.WriterWakeRule;
+import dev.sluice.policy.ReaderWakePolicy;
+import dev.sluice.policy.WaitDiscipline;
+import dev.sluice.policy.WakePolicy;
+import dev.sluice.sync.PipeLock;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.AsynchronousCloseException;
@@ -23,24 +26,29 @@ import java.util.concurrent.locks.ReentrantLock;
  * not run straight into it. The wake-up rules are Linux's:
  * <ul>
  *   <li>a write wakes one blocked reader if it made an empty pipe non-empty ({@code was_empty}), or on
- *       every write once somebody has polled the pipe ({@code poll_usage}, for edge-triggered users);</li>
- *   <li>a read wakes one blocked writer as {@link WriterWakeRule} says (by default: it freed a slot of a
+ *       every write once somebody has polled the pipe ({@code poll_usage}, for edge-triggered users)
+ *       ({@link ReaderWakePolicy});</li>
+ *   <li>a read wakes one blocked writer as the {@link WakePolicy} says (by default: it freed a slot of a
  *       ring that was full just before);</li>
  *   <li>a woken reader that leaves data behind wakes the next reader, a woken writer that leaves room
  *       wakes the next writer ({@code wake_next_reader} / {@code wake_next_writer});</li>
  *   <li>the last reader or writer to close wakes everybody on both sides.</li>
  * </ul>
+ * With {@link WaitDiscipline#BROADCAST} every "wakes one" above wakes all, and there is no baton to pass.
  */
 final class PipeCore {
     static final int PAGE = PageRing.PAGE_SIZE;
 
     final PipeOptions options;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final PipeLock lock;
     private final PageRing ring;
     private final PagePool pool;
     private final WaitQueue rdWait = new WaitQueue();
     private final WaitQueue wrWait = new WaitQueue();
-    private final WriterWakeRule wakeRule = WriterWakeRule.FULL_AND_FREED;
+    private final WakePolicy wakePolicy;
+    private final ReaderWakePolicy readerWakePolicy;
+    private final boolean exclusive;
+    private final long spinNanos;
     private final PipeAccounting accounting;
     private final boolean timestamps;
 
@@ -58,7 +66,7 @@ final class PipeCore {
     private long writeCalls;
     private long readCalls;
     private long emptyWakeups;
-    private long lockContended;
+    private long spunWaits;
 
     // Times in epoch milliseconds, under the lock.
     private final long created;
@@ -79,6 +87,11 @@ final class PipeCore {
         this.options = options;
         this.accounting = options.accounting();
         this.timestamps = options.timestamps();
+        this.lock = PipeLock.of(options.lockStrategy());
+        this.wakePolicy = options.wakePolicy();
+        this.readerWakePolicy = options.readerWakePolicy();
+        this.exclusive = options.waitDiscipline() == WaitDiscipline.EXCLUSIVE;
+        this.spinNanos = options.spinBeforeParkNanos();
         int slots = options.capacity() / PAGE;
         if (accounting != null) {
             slots = accounting.chargeOpen(slots);
@@ -95,9 +108,15 @@ final class PipeCore {
     }
 
     private void lock() {
-        if (!lock.tryLock()) {
-            lock.lock();
-            lockContended++;
+        lock.lock();
+    }
+
+    /** Wakes one waiter of {@code q}, or all of them under {@link WaitDiscipline#BROADCAST}. */
+    private void wake(WaitQueue q) {
+        if (exclusive) {
+            q.wakeOne();
+        } else {
+            q.wakeAll();
         }
     }
 
@@ -128,6 +147,7 @@ final class PipeCore {
         final long timeout = end.timeoutNanos;
         long deadline = 0;
         long done = 0;
+        long storedBeforeSleep = 0; // bytes stored before the last sleep: their readers were woken then
         boolean wasEmpty = false;
         boolean wakeNextWriter = false;
         IOException failure = null;
@@ -185,19 +205,21 @@ final class PipeCore {
                         }
                     }
                     WaitQueue.Outcome outcome;
+                    // What this writer needs to make progress, for a policy that wakes writers by need.
+                    int need = wakePolicy.usesWriterNeed()
+                            ? WakePolicy.writerNeed(total - done, ring.maxUsage(), PAGE) : 0;
+                    boolean wakeReaders = done > storedBeforeSleep && readerWakePolicy.wakeReader(wasEmpty, pollUsed);
                     lock.unlock();
                     try {
-                        if (wasEmpty) {
-                            rdWait.wakeOne(); // what we stored so far must not wait for our return
+                        if (wakeReaders) {
+                            wake(rdWait); // what we stored so far must not wait for our return
                         }
                         fireReadiness();
-                        outcome = wrWait.await(end.writableCheck, deadline);
+                        outcome = wrWait.await(end.writableCheck, deadline, need, spinNanos);
                     } finally {
                         lock();
                     }
-                    if (outcome == WaitQueue.Outcome.WOKEN && ring.isFull() && readers != 0 && !end.closed) {
-                        emptyWakeups++;
-                    }
+                    countWait(outcome, ring.isFull() && readers != 0 && !end.closed);
                     if (end.closed && readers != 0) {
                         if (done == 0) {
                             failure = new AsynchronousCloseException();
@@ -205,7 +227,8 @@ final class PipeCore {
                         break; // a partial count is returned; the next call sees the closed end
                     }
                     wasEmpty = ring.isEmpty();
-                    wakeNextWriter = true;
+                    storedBeforeSleep = done;
+                    wakeNextWriter = exclusive && outcome != WaitQueue.Outcome.SPUN;
                 }
                 if (ring.isFull()) {
                     wakeNextWriter = false;
@@ -221,8 +244,8 @@ final class PipeCore {
         } finally {
             lock.unlock();
         }
-        if (done > 0 && (wasEmpty || pollUsed)) {
-            rdWait.wakeOne();
+        if (done > 0 && readerWakePolicy.wakeReader(wasEmpty, pollUsed)) {
+            wake(rdWait);
         }
         if (wakeNextWriter) {
             wrWait.wakeOne();
@@ -260,6 +283,9 @@ final class PipeCore {
             if (end.closed) {
                 throw new AsynchronousCloseException(); // closed by another thread since ensureOpen
             }
+            // FULL_AT_START (Linux 5.5-6.13) samples "full" when the read starts and after every sleep.
+            boolean fullAtStart = ring.isFull();
+            int writerNeed = -1; // fetched once, on the first freed slot, by a policy that wakes by need
             for (;;) {
                 if (!ring.isEmpty()) {
                     PipeBuffer buf = ring.tailBuffer();
@@ -272,7 +298,10 @@ final class PipeCore {
                         ring.discardRest(buf); // one packet per read; what did not fit is gone, as on Linux
                     }
                     if (buf.length() == 0) {
-                        wakeWriter |= wakeRule.wakeWriterOnFree(ring.occupancy(), ring.maxUsage());
+                        if (writerNeed < 0) {
+                            writerNeed = wakePolicy.usesWriterNeed() ? wrWait.firstTag() : 0;
+                        }
+                        wakeWriter |= wakePolicy.wakeOnFree(ring.occupancy(), ring.maxUsage(), writerNeed);
                         ring.releaseTail();
                     }
                     if (packet || done == total) {
@@ -303,21 +332,23 @@ final class PipeCore {
                 lock.unlock();
                 try {
                     fireReadiness();
-                    outcome = rdWait.await(end.readableCheck, deadline);
+                    outcome = rdWait.await(end.readableCheck, deadline, 0, spinNanos);
                 } finally {
                     lock();
                 }
-                if (outcome == WaitQueue.Outcome.WOKEN && ring.isEmpty() && writers != 0 && !end.closed) {
-                    emptyWakeups++;
-                }
+                countWait(outcome, ring.isEmpty() && writers != 0 && !end.closed);
                 if (end.closed) {
                     failure = new AsynchronousCloseException();
                     break;
                 }
-                wakeNextReader = true;
+                fullAtStart = ring.isFull();
+                wakeNextReader = exclusive && outcome != WaitQueue.Outcome.SPUN;
             }
             if (ring.isEmpty()) {
                 wakeNextReader = false;
+            }
+            if (fullAtStart && wakePolicy.wakeIfFullAtStart()) {
+                wakeWriter = true;
             }
             readCalls++;
             if (done > 0) {
@@ -330,7 +361,7 @@ final class PipeCore {
             lock.unlock();
         }
         if (wakeWriter) {
-            wrWait.wakeOne();
+            wake(wrWait);
         }
         if (wakeNextReader) {
             rdWait.wakeOne();
@@ -340,6 +371,15 @@ final class PipeCore {
             throw failure;
         }
         return eof ? -1 : done;
+    }
+
+    /** Counts, under the lock, what a wait ended with; {@code stillBlocked}: the woken thread must wait again. */
+    private void countWait(WaitQueue.Outcome outcome, boolean stillBlocked) {
+        if (outcome == WaitQueue.Outcome.SPUN) {
+            spunWaits++;
+        } else if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked) {
+            emptyWakeups++;
+        }
     }
 
     private static long deadlineAfter(long timeoutNanos) {
@@ -457,7 +497,7 @@ final class PipeCore {
         } finally {
             lock.unlock();
         }
-        wrWait.wakeOne(); // more room may exist now (pipe_resize_ring); the baton carries it further
+        wake(wrWait); // more room may exist now (pipe_resize_ring); the baton carries it further
         fireReadiness();
         return slots * PAGE;
     }
@@ -573,7 +613,7 @@ final class PipeCore {
         lock();
         try {
             return new PipeCounters(bytesIn, bytesOut, writeCalls, readCalls, rdWait.waits(), wrWait.waits(),
-                    rdWait.wakeups(), wrWait.wakeups(), emptyWakeups, lockContended, pool.hits(),
+                    rdWait.wakeups(), wrWait.wakeups(), emptyWakeups, spunWaits, lock.contended(), pool.hits(),
                     pool.allocations(), ring.peakOccupancy());
         } finally {
             lock.unlock();
@@ -583,7 +623,8 @@ final class PipeCore {
     void resetCounters() {
         lock();
         try {
-            bytesIn = bytesOut = writeCalls = readCalls = emptyWakeups = lockContended = 0;
+            bytesIn = bytesOut = writeCalls = readCalls = emptyWakeups = spunWaits = 0;
+            lock.resetContended();
             pool.resetCounters();
             ring.resetPeak();
             rdWait.resetCounters();

@@ -14,6 +14,7 @@ package dev.sluice;
  * @param readerWakeups   wake-ups sent to blocked readers
  * @param writerWakeups   wake-ups sent to blocked writers
  * @param emptyWakeups    wake-ups after which the woken thread found nothing to do and waited again
+ * @param spunWaits       waits that ended while the thread spun, before it parked (no wake-up needed)
  * @param lockContended   lock acquisitions that had to wait for another thread
  * @param pagesFromPool   pages reused from the pipe's page pool
  * @param pagesAllocated  pages newly allocated
@@ -21,7 +22,7 @@ package dev.sluice;
  */
 public record PipeCounters(long bytesWritten, long bytesRead, long writeCalls, long readCalls,
                            long readerWaits, long writerWaits, long readerWakeups, long writerWakeups,
-                           long emptyWakeups, long lockContended, long pagesFromPool, long pagesAllocated,
+                           long emptyWakeups, long spunWaits, long lockContended, long pagesFromPool, long pagesAllocated,
                            int peakSlotsUsed) {
 
     /** @return the counters on a few lines, for people */
@@ -31,10 +32,10 @@ public record PipeCounters(long bytesWritten, long bytesRead, long writeCalls, l
                 "bytes    written %,d  read %,d%n"
                         + "calls    write %,d  read %,d%n"
                         + "waits    writers %,d  readers %,d%n"
-                        + "wakeups  to writers %,d  to readers %,d  found nothing to do %,d%n"
+                        + "wakeups  to writers %,d  to readers %,d  found nothing to do %,d  waits ended by spinning %,d%n"
                         + "lock     contended %,d%n"
                         + "pages    from pool %,d  allocated %,d  peak slots used %d",
                 bytesWritten, bytesRead, writeCalls, readCalls, writerWaits, readerWaits, writerWakeups,
-                readerWakeups, emptyWakeups, lockContended, pagesFromPool, pagesAllocated, peakSlotsUsed);
+                readerWakeups, emptyWakeups, spunWaits, lockContended, pagesFromPool, pagesAllocated, peakSlotsUsed);
     }
 }

@@ -1,6 +1,11 @@
 package dev.sluice;
 
+import dev.sluice.policy.LockStrategy;
+import dev.sluice.policy.ReaderWakePolicy;
+import dev.sluice.policy.WaitDiscipline;
+import dev.sluice.policy.WakePolicy;
 import dev.sluice.ring.PageRing;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -24,6 +29,15 @@ public final class PipeOptions {
     /** Largest capacity any pipe can have: 1 GiB. */
     public static final int ABSOLUTE_MAX_CAPACITY = PageRing.MAX_SLOTS * PageRing.PAGE_SIZE;
 
+    /** The default {@link Builder#wakePolicy}: Linux's current rule. */
+    public static final WakePolicy DEFAULT_WAKE_POLICY = WakePolicy.FULL_AND_FREED;
+    /** The default {@link Builder#lockStrategy}. */
+    public static final LockStrategy DEFAULT_LOCK_STRATEGY = LockStrategy.MUTEX;
+    /** The default {@link Builder#spinBeforePark}: to be settled by measurement. */
+    public static final Duration DEFAULT_SPIN_BEFORE_PARK = Duration.ZERO;
+    /** The longest {@link Builder#spinBeforePark} accepted: longer spins are a busy loop, not a pause. */
+    public static final Duration MAX_SPIN_BEFORE_PARK = Duration.ofMillis(1);
+
     private static final PipeOptions DEFAULTS = builder().build();
 
     private final int capacity;
@@ -34,6 +48,11 @@ public final class PipeOptions {
     private final boolean timestamps;
     private final int poolPages;
     private final PipeAccounting accounting;
+    private final WakePolicy wakePolicy;
+    private final ReaderWakePolicy readerWakePolicy;
+    private final WaitDiscipline waitDiscipline;
+    private final LockStrategy lockStrategy;
+    private final long spinBeforeParkNanos;
 
     private PipeOptions(Builder b) {
         this.maxCapacity = Pipe.roundCapacity(b.maxCapacity, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
@@ -49,6 +68,11 @@ public final class PipeOptions {
         this.timestamps = b.timestamps;
         this.poolPages = b.poolPages;
         this.accounting = b.accounting;
+        this.wakePolicy = b.wakePolicy;
+        this.readerWakePolicy = b.readerWakePolicy;
+        this.waitDiscipline = b.waitDiscipline;
+        this.lockStrategy = b.lockStrategy;
+        this.spinBeforeParkNanos = b.spinBeforeParkNanos;
     }
 
     /** @return a 64 KiB blocking pipe without timestamps or accounting */
@@ -72,6 +96,11 @@ public final class PipeOptions {
         b.timestamps = timestamps;
         b.poolPages = poolPages;
         b.accounting = accounting;
+        b.wakePolicy = wakePolicy;
+        b.readerWakePolicy = readerWakePolicy;
+        b.waitDiscipline = waitDiscipline;
+        b.lockStrategy = lockStrategy;
+        b.spinBeforeParkNanos = spinBeforeParkNanos;
         return b;
     }
 
@@ -115,12 +144,43 @@ public final class PipeOptions {
         return accounting;
     }
 
+    /** @return when a reader wakes a blocked writer */
+    public WakePolicy wakePolicy() {
+        return wakePolicy;
+    }
+
+    /** @return when a writer wakes a blocked reader */
+    public ReaderWakePolicy readerWakePolicy() {
+        return readerWakePolicy;
+    }
+
+    /** @return how many waiters one wake-up reaches */
+    public WaitDiscipline waitDiscipline() {
+        return waitDiscipline;
+    }
+
+    /** @return what guards the ring */
+    public LockStrategy lockStrategy() {
+        return lockStrategy;
+    }
+
+    /** @return how long a thread that must wait spins on its condition before it parks */
+    public Duration spinBeforePark() {
+        return Duration.ofNanos(spinBeforeParkNanos);
+    }
+
+    long spinBeforeParkNanos() {
+        return spinBeforeParkNanos;
+    }
+
     @Override
     public String toString() {
         return "PipeOptions[capacity=" + capacity + ", maxCapacity=" + maxCapacity + ", packetMode=" + packetMode
                 + ", nonBlockingRead=" + nonBlockingRead + ", nonBlockingWrite=" + nonBlockingWrite
                 + ", timestamps=" + timestamps + ", poolPages=" + (poolPages < 0 ? "ring" : poolPages)
-                + ", accounting=" + accounting + "]";
+                + ", accounting=" + accounting + ", wakePolicy=" + wakePolicy + ", readerWakePolicy="
+                + readerWakePolicy + ", waitDiscipline=" + waitDiscipline + ", lockStrategy=" + lockStrategy
+                + ", spinBeforePark=" + spinBeforeParkNanos + "ns]";
     }
 
     /** Builds {@link PipeOptions}; every setter validates its argument at once. */
@@ -133,6 +193,11 @@ public final class PipeOptions {
         private boolean timestamps;
         private int poolPages = -1;
         private PipeAccounting accounting;
+        private WakePolicy wakePolicy = DEFAULT_WAKE_POLICY;
+        private ReaderWakePolicy readerWakePolicy = ReaderWakePolicy.ON_EMPTY;
+        private WaitDiscipline waitDiscipline = WaitDiscipline.EXCLUSIVE;
+        private LockStrategy lockStrategy = DEFAULT_LOCK_STRATEGY;
+        private long spinBeforeParkNanos = DEFAULT_SPIN_BEFORE_PARK.toNanos();
 
         private Builder() {
         }
@@ -251,6 +316,72 @@ public final class PipeOptions {
         }
 
         /**
+         * When a reader wakes a writer blocked on a full pipe; see {@link WakePolicy} for each rule's origin
+         * and trade-off. Default {@link WakePolicy#FULL_AND_FREED}, Linux's rule since 6.14.
+         *
+         * @param policy the rule
+         * @return this builder
+         */
+        public Builder wakePolicy(WakePolicy policy) {
+            this.wakePolicy = Objects.requireNonNull(policy, "wake policy is null");
+            return this;
+        }
+
+        /**
+         * When a writer wakes a reader blocked on an empty pipe. Default {@link ReaderWakePolicy#ON_EMPTY}.
+         *
+         * @param policy the rule
+         * @return this builder
+         */
+        public Builder readerWakePolicy(ReaderWakePolicy policy) {
+            this.readerWakePolicy = Objects.requireNonNull(policy, "reader wake policy is null");
+            return this;
+        }
+
+        /**
+         * Whether a wake-up reaches one waiter or all. Default {@link WaitDiscipline#EXCLUSIVE}.
+         *
+         * @param discipline the discipline
+         * @return this builder
+         */
+        public Builder waitDiscipline(WaitDiscipline discipline) {
+            this.waitDiscipline = Objects.requireNonNull(discipline, "wait discipline is null");
+            return this;
+        }
+
+        /**
+         * What guards the ring while bytes are copied. Default {@link LockStrategy#MUTEX}.
+         *
+         * @param strategy the lock
+         * @return this builder
+         */
+        public Builder lockStrategy(LockStrategy strategy) {
+            this.lockStrategy = Objects.requireNonNull(strategy, "lock strategy is null");
+            return this;
+        }
+
+        /**
+         * How long a reader or writer that has to wait first spins, re-testing its condition, before it
+         * parks. Waking a parked thread on another CPU costs tens of microseconds on each side; when the other
+         * side is running and about to make room or data, a short spin avoids both. The spin is bounded, so
+         * a thread never burns a core while the other side is idle for long. {@link Duration#ZERO} parks at
+         * once. See {@link #DEFAULT_SPIN_BEFORE_PARK} for the default and why.
+         *
+         * @param spin the longest spin, at most {@link #MAX_SPIN_BEFORE_PARK}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code spin} is negative or too long
+         */
+        public Builder spinBeforePark(Duration spin) {
+            Objects.requireNonNull(spin, "spin is null (use Duration.ZERO to park at once)");
+            if (spin.isNegative() || spin.compareTo(MAX_SPIN_BEFORE_PARK) > 0) {
+                throw new IllegalArgumentException("spinBeforePark must be between 0 and " + MAX_SPIN_BEFORE_PARK
+                        + ", was " + spin);
+            }
+            this.spinBeforeParkNanos = spin.toNanos();
+            return this;
+        }
+
+        /**
          * @return the options
          * @throws IllegalArgumentException if the capacity exceeds the maximum capacity
          */
@@ -269,12 +400,16 @@ public final class PipeOptions {
         return o instanceof PipeOptions p && capacity == p.capacity && maxCapacity == p.maxCapacity
                 && packetMode == p.packetMode && nonBlockingRead == p.nonBlockingRead
                 && nonBlockingWrite == p.nonBlockingWrite && timestamps == p.timestamps
-                && poolPages == p.poolPages && Objects.equals(accounting, p.accounting);
+                && poolPages == p.poolPages && Objects.equals(accounting, p.accounting)
+                && wakePolicy == p.wakePolicy && readerWakePolicy == p.readerWakePolicy
+                && waitDiscipline == p.waitDiscipline && lockStrategy == p.lockStrategy
+                && spinBeforeParkNanos == p.spinBeforeParkNanos;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(capacity, maxCapacity, packetMode, nonBlockingRead, nonBlockingWrite, timestamps,
-                poolPages, accounting);
+                poolPages, accounting, wakePolicy, readerWakePolicy, waitDiscipline, lockStrategy,
+                spinBeforeParkNanos);
     }
 }

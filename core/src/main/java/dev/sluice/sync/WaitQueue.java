@@ -31,6 +31,8 @@ import java.util.function.BooleanSupplier;
 public final class WaitQueue {
     /** What {@link #await} saw when it returned. */
     public enum Outcome {
+        /** The condition held while the thread spun, before it ever queued or parked. */
+        SPUN,
         /** The condition held (whether or not a wake-up came). */
         READY,
         /** A waker picked this thread; the condition may not hold any more by the time it looks. */
@@ -46,6 +48,7 @@ public final class WaitQueue {
         Thread thread;
         Waiter prev;
         Waiter next;
+        int tag;
         boolean queued;
         volatile boolean woken;
     }
@@ -68,9 +71,32 @@ public final class WaitQueue {
      * Parks the calling thread until {@code ready} holds, a waker picks it, it is interrupted, or
      * {@code deadlineNanos} (a {@link System#nanoTime()} value, or 0 for none) passes.
      * {@code ready} is evaluated without any lock, after the thread is queued.
+     *
+     * @param ready         the condition waited for
+     * @param deadlineNanos when to give up, or 0
+     * @return why it returned
      */
     public Outcome await(BooleanSupplier ready, long deadlineNanos) {
-        Waiter w = enqueue();
+        return await(ready, deadlineNanos, 0, 0);
+    }
+
+    /**
+     * {@link #await(BooleanSupplier, long)}, with a tag and an optional spin.
+     *
+     * @param ready         the condition waited for
+     * @param deadlineNanos when to give up, or 0
+     * @param tag           a number a waker can read off the longest-waiting thread ({@link #firstTag()}),
+     *                      such as what the waiter needs to make progress
+     * @param spinNanos     first spin this long on {@code ready} before queueing and parking; 0 parks at once.
+     *                      Waking a parked thread on another CPU costs tens of microseconds; a spin that
+     *                      sees the condition come true saves both the wake-up and the sleep
+     * @return why it returned
+     */
+    public Outcome await(BooleanSupplier ready, long deadlineNanos, int tag, long spinNanos) {
+        if (spinNanos > 0 && spin(ready, spinNanos, deadlineNanos)) {
+            return Outcome.SPUN;
+        }
+        Waiter w = enqueue(tag);
         Outcome outcome = Outcome.INTERRUPTED;
         try {
             outcome = parkUntil(w, ready, deadlineNanos);
@@ -81,6 +107,27 @@ public final class WaitQueue {
             if (leave(w) && outcome != Outcome.READY && outcome != Outcome.WOKEN) {
                 wakeOne();
             }
+        }
+    }
+
+    /**
+     * Spins on {@code ready} for at most {@code spinNanos}; gives up early on interrupt or deadline.
+     * The clock is read every 64 rounds, so the bound is honoured to within a few hundred nanoseconds.
+     */
+    private static boolean spin(BooleanSupplier ready, long spinNanos, long deadlineNanos) {
+        long start = System.nanoTime();
+        for (int i = 1; ; i++) {
+            if (ready.getAsBoolean()) {
+                return true;
+            }
+            if ((i & 63) == 0) {
+                long now = System.nanoTime();
+                if (now - start >= spinNanos || Thread.currentThread().isInterrupted()
+                        || (deadlineNanos != 0 && now - deadlineNanos >= 0)) {
+                    return false;
+                }
+            }
+            Thread.onSpinWait();
         }
     }
 
@@ -107,7 +154,20 @@ public final class WaitQueue {
         }
     }
 
-    private Waiter enqueue() {
+    /** @return the tag of the longest-waiting thread, or 0 if none waits */
+    public int firstTag() {
+        if (queued == 0) {
+            return 0;
+        }
+        lock.lock();
+        try {
+            return first == null ? 0 : first.tag;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Waiter enqueue(int tag) {
         Thread me = Thread.currentThread();
         lock.lock();
         try {
@@ -119,6 +179,7 @@ public final class WaitQueue {
                 w = new Waiter();
             }
             w.thread = me;
+            w.tag = tag;
             w.woken = false;
             w.queued = true;
             w.prev = last;
