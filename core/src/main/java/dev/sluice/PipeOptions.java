@@ -9,7 +9,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a pipe is opened: the flags of {@code pipe2(2)} plus the sysctls Linux keeps system-wide.
+ * How a pipe is opened: the flags of {@code pipe2(2)} plus the sysctls Linux keeps system-wide, and the
+ * wake-up and locking choices of {@link dev.sluice.policy}.
  * Immutable; build one with {@link #builder()}. {@link #defaults()} is a 64 KiB blocking pipe, like
  * {@code pipe(2)}.
  *
@@ -20,6 +21,13 @@ import java.util.Objects;
  *         .nonBlocking(true)           // O_NONBLOCK on both ends
  *         .build());
  * }</pre>
+ *
+ * <p>The policy defaults can be changed for a whole JVM, without touching code, with system properties read
+ * once when this class is first used: {@code sluice.wakePolicy} (for example {@code adaptive}),
+ * {@code sluice.readerWakePolicy}, {@code sluice.waitDiscipline}, {@code sluice.lockStrategy} (the names are
+ * the constants' aliases) and {@code sluice.spinBeforePark} (such as {@code 0}, {@code 500ns}, {@code 20us},
+ * {@code 1ms}). Options set on a builder still win. That is how the test suite runs under every policy, and
+ * how an application can be measured under each without a rebuild.
  */
 public final class PipeOptions {
     /** Default capacity: 16 pages, 64 KiB (Linux {@code PIPE_DEF_BUFFERS}). */
@@ -193,11 +201,11 @@ public final class PipeOptions {
         private boolean timestamps;
         private int poolPages = -1;
         private PipeAccounting accounting;
-        private WakePolicy wakePolicy = DEFAULT_WAKE_POLICY;
-        private ReaderWakePolicy readerWakePolicy = ReaderWakePolicy.ON_EMPTY;
-        private WaitDiscipline waitDiscipline = WaitDiscipline.EXCLUSIVE;
-        private LockStrategy lockStrategy = DEFAULT_LOCK_STRATEGY;
-        private long spinBeforeParkNanos = DEFAULT_SPIN_BEFORE_PARK.toNanos();
+        private WakePolicy wakePolicy = SystemDefaults.WAKE_POLICY;
+        private ReaderWakePolicy readerWakePolicy = SystemDefaults.READER_WAKE_POLICY;
+        private WaitDiscipline waitDiscipline = SystemDefaults.WAIT_DISCIPLINE;
+        private LockStrategy lockStrategy = SystemDefaults.LOCK_STRATEGY;
+        private long spinBeforeParkNanos = SystemDefaults.SPIN_BEFORE_PARK_NANOS;
 
         private Builder() {
         }
@@ -411,5 +419,69 @@ public final class PipeOptions {
         return Objects.hash(capacity, maxCapacity, packetMode, nonBlockingRead, nonBlockingWrite, timestamps,
                 poolPages, accounting, wakePolicy, readerWakePolicy, waitDiscipline, lockStrategy,
                 spinBeforeParkNanos);
+    }
+
+    /** The policy defaults, from system properties where set; see the class documentation. */
+    static final class SystemDefaults {
+        static final WakePolicy WAKE_POLICY =
+                parse("sluice.wakePolicy", WakePolicy.class, DEFAULT_WAKE_POLICY);
+        static final ReaderWakePolicy READER_WAKE_POLICY =
+                parse("sluice.readerWakePolicy", ReaderWakePolicy.class, ReaderWakePolicy.ON_EMPTY);
+        static final WaitDiscipline WAIT_DISCIPLINE =
+                parse("sluice.waitDiscipline", WaitDiscipline.class, WaitDiscipline.EXCLUSIVE);
+        static final LockStrategy LOCK_STRATEGY =
+                parse("sluice.lockStrategy", LockStrategy.class, DEFAULT_LOCK_STRATEGY);
+        static final long SPIN_BEFORE_PARK_NANOS = parseSpin(System.getProperty("sluice.spinBeforePark"));
+
+        private SystemDefaults() {
+        }
+
+        static <E extends Enum<E>> E parse(String property, Class<E> type, E fallback) {
+            String v = System.getProperty(property);
+            if (v == null || v.isBlank()) {
+                return fallback;
+            }
+            return byName(type, v.trim(), property);
+        }
+
+        /** @return the constant whose alias ({@code toString}) or name is {@code v}, ignoring case */
+        static <E extends Enum<E>> E byName(Class<E> type, String v, String what) {
+            for (E e : type.getEnumConstants()) {
+                if (e.toString().equalsIgnoreCase(v) || e.name().equalsIgnoreCase(v)) {
+                    return e;
+                }
+            }
+            throw new IllegalArgumentException(what + "=" + v + " names no " + type.getSimpleName() + "; choose one of "
+                    + java.util.Arrays.toString(type.getEnumConstants()));
+        }
+
+        static long parseSpin(String v) {
+            if (v == null || v.isBlank()) {
+                return DEFAULT_SPIN_BEFORE_PARK.toNanos();
+            }
+            String t = v.trim().toLowerCase(java.util.Locale.ROOT);
+            long unit = 1;
+            if (t.endsWith("ns")) {
+                t = t.substring(0, t.length() - 2);
+            } else if (t.endsWith("us")) {
+                unit = 1_000;
+                t = t.substring(0, t.length() - 2);
+            } else if (t.endsWith("ms")) {
+                unit = 1_000_000;
+                t = t.substring(0, t.length() - 2);
+            }
+            long n;
+            try {
+                n = Long.parseLong(t.trim()) * unit;
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("sluice.spinBeforePark=" + v
+                        + " is not a duration such as 0, 500ns, 20us or 1ms", e);
+            }
+            if (n < 0 || n > MAX_SPIN_BEFORE_PARK.toNanos()) {
+                throw new IllegalArgumentException("sluice.spinBeforePark=" + v + " must be between 0 and "
+                        + MAX_SPIN_BEFORE_PARK);
+            }
+            return n;
+        }
     }
 }
