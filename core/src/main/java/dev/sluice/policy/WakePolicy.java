@@ -91,12 +91,17 @@ public enum WakePolicy {
      * needs at most half the ring, and the free slots grow by one with every slot a reader frees, so a reader
      * that keeps reading reaches the need before the ring is empty, and a reader that stops reading cannot
      * be waiting for bytes this writer has not written yet: it would have to read the pipe to get them.
+     * (3) The cap of half the ring is applied again when the rule is evaluated, so a need stated before the
+     * ring shrank cannot exceed what can be free; the test suite found that race.
      */
     ADAPTIVE("adaptive") {
         @Override
         public boolean wakeOnFree(int occupancyBefore, int maxUsage, int writerNeed) {
+            // The need was stated against the ring the writer saw; if the ring has shrunk since, the need
+            // may exceed what can ever be free, so it is capped again here, against the ring as it is now.
+            int need = Math.min(Math.max(1, writerNeed), Math.max(1, maxUsage / 2));
             int freeAfter = maxUsage - (occupancyBefore - 1);
-            return freeAfter >= Math.max(1, writerNeed);
+            return freeAfter >= need;
         }
 
         @Override

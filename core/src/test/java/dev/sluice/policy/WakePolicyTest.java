@@ -84,6 +84,19 @@ class WakePolicyTest {
 
     @ParameterizedTest
     @EnumSource(WakePolicy.class)
+    void aNeedStatedBeforeTheRingShrankStillGetsTheWriterWoken(WakePolicy p) {
+        // The writer said "8 slots" on a 16-slot ring; the ring is now 2 slots. Draining it must wake.
+        for (int max : new int[] {1, 2, 4}) {
+            boolean woke = p.wakeIfFullAtStart();
+            for (int occ = max; occ >= 1; occ--) {
+                woke |= p.wakeOnFree(occ, max, 8);
+            }
+            assertThat(woke).as("ring of %d slots", max).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(WakePolicy.class)
     void aliasesRoundTrip(WakePolicy p) {
         assertThat(WakePolicy.fromAlias(p.alias())).isSameAs(p);
         assertThat(WakePolicy.fromAlias(p.name())).isSameAs(p);
