@@ -134,6 +134,11 @@ final class PipeCore {
 
         lock();
         try {
+            if (end.closed) {
+                // Closed by another thread since ensureOpen: the close came first, so nothing may be stored
+                // (were it the last writer, readers may already have seen end-of-stream).
+                throw new AsynchronousCloseException();
+            }
             if (readers == 0) {
                 failure = broken(0);
             } else {
@@ -252,6 +257,9 @@ final class PipeCore {
 
         lock();
         try {
+            if (end.closed) {
+                throw new AsynchronousCloseException(); // closed by another thread since ensureOpen
+            }
             for (;;) {
                 if (!ring.isEmpty()) {
                     PipeBuffer buf = ring.tailBuffer();
