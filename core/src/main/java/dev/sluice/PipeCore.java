@@ -526,15 +526,19 @@ final class PipeCore {
             return;
         }
         ArrayList<PendingReady> due = null;
+        ArrayList<Readiness> values = null;
         readyLock.lock();
         try {
             for (int i = pendingReady.size() - 1; i >= 0; i--) {
                 PendingReady p = pendingReady.get(i);
-                if (p.future.isDone() || ready(p.end, readinessOf(p.end))) {
+                Readiness r = p.future.isDone() ? null : readinessOf(p.end);
+                if (r == null || ready(p.end, r)) {
                     if (due == null) {
                         due = new ArrayList<>();
+                        values = new ArrayList<>();
                     }
                     due.add(p);
+                    values.add(r);
                     pendingReady.remove(i);
                 }
             }
@@ -543,9 +547,13 @@ final class PipeCore {
             readyLock.unlock();
         }
         if (due != null) {
-            // Completed outside every lock: callbacks run on this thread and may call into the pipe.
-            for (PendingReady p : due) {
-                p.future.complete(readinessOf(p.end));
+            // Completed outside every lock: callbacks run on this thread and may call into the pipe. The value
+            // is the readiness that was found ready: read again now, another thread may have taken it away.
+            for (int i = 0; i < due.size(); i++) {
+                Readiness r = values.get(i);
+                if (r != null) {
+                    due.get(i).future.complete(r);
+                }
             }
         }
     }
