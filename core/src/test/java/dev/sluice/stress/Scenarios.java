@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Pipe;
 import dev.sluice.PipeCounters;
+import dev.sluice.PipeEnd;
 import dev.sluice.PipeOptions;
 import dev.sluice.PipeStat;
 import dev.sluice.ReadEnd;
@@ -32,6 +33,8 @@ final class Scenarios {
      * hit enough blocked calls on both sides, so that the run has really tested them.
      */
     static final int MAX_OVERRUN = 8;
+    /** Packet runs write batches, so cut-short writes that stored whole pages must occur. */
+    private static final boolean PACKET_PARTIAL = true;
     static final Duration HANG = StressHarness.HANG_DEFAULT;
     static final int PIPE_BUF = Pipe.PIPE_BUF;
     static final int LARGE_MAX = 200 * 1024;
@@ -51,25 +54,9 @@ final class Scenarios {
         /** Interrupts random writers and readers. */
         INTERRUPTS,
         /** Changes the capacity at random (1 to 32 pages), also below the occupancy (refused: EBUSY). */
-        RESIZES
-    }
-
-    /** Resizes the pipe at random until stopped; counts the resizes done and refused. */
-    static Thread resizer(StressHarness h, Pipe p, AtomicBoolean stop, long seed, LongAdder done, LongAdder busy) {
-        return h.startPlatform("chaos-resizer", () -> {
-            SplittableRandom rnd = new SplittableRandom(seed);
-            while (!stop.get()) {
-                int bytes = Pipe.PIPE_BUF << rnd.nextInt(6);
-                try {
-                    int now = p.setCapacity(bytes);
-                    assertThat(now).isEqualTo(bytes);
-                    done.increment();
-                } catch (IllegalStateException e) {
-                    busy.increment(); // more slots hold data than would fit
-                }
-                LockSupport.parkNanos(rnd.nextLong(10_000, 150_000)); // pacing only
-            }
-        });
+        RESIZES,
+        /** Every other handle has a timeout of a few microseconds; its calls time out and resume. */
+        TIMEOUTS
     }
 
     /** What the writers write. */
@@ -128,28 +115,103 @@ final class Scenarios {
     }
 
     /**
-     * Interrupts random targets until stopped, pacing itself so the targets also get work done; sets
-     * {@code enough} once {@code seen} reports enough interrupted calls.
+     * The chaos of one run: starts the chaos thread (or sets the timeouts), tells writers whether to go on
+     * past their share until the chaos has hit enough blocked calls, stops, checks and reports.
      */
-    static Thread interrupter(StressHarness h, List<Thread> targets, AtomicBoolean stop, long seed, LongAdder sent,
-                              Io.Interrupts seen, AtomicBoolean enough, boolean wantPartial) {
-        return h.startPlatform("chaos-interrupter", () -> {
-            SplittableRandom rnd = new SplittableRandom(seed);
-            while (!stop.get()) {
-                targets.get(rnd.nextInt(targets.size())).interrupt();
-                sent.increment();
-                if (!enough.get() && seen.writes.sum() >= 50 && seen.reads.sum() >= 10
-                        && (!wantPartial || seen.partialWrites.sum() >= 10)) {
-                    enough.set(true);
-                }
-                LockSupport.parkNanos(rnd.nextLong(10_000, 150_000)); // pacing only
-            }
-        });
-    }
+    static final class ChaosControl {
+        final Chaos chaos;
+        final Io.Interrupts seen = new Io.Interrupts();
+        private final boolean wantPartial;
+        private final boolean wantReads;
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final LongAdder sent = new LongAdder();
+        private final LongAdder resized = new LongAdder();
+        private final LongAdder busy = new LongAdder();
+        private Thread thread;
 
-    /** Whether a writer that has written {@code bytes} of its {@code share} goes on. */
-    static boolean moreToWrite(long bytes, long share, boolean interrupts, AtomicBoolean enough) {
-        return bytes < share || (interrupts && !enough.get() && bytes < MAX_OVERRUN * share);
+        /**
+         * @param wantPartial whether cut-short writes that stored part of their data must be among them
+         * @param wantReads   whether cut-short reads must be among them (a lone reader facing many writers
+         *                    seldom waits, so interrupts and timeouts seldom catch it waiting)
+         */
+        ChaosControl(Chaos chaos, boolean wantPartial, boolean wantReads) {
+            this.chaos = chaos;
+            this.wantPartial = wantPartial;
+            this.wantReads = wantReads;
+        }
+
+        /**
+         * For {@link Chaos#TIMEOUTS}: gives every other handle a random timeout of 2 to {@code maxMicros}
+         * microseconds.
+         */
+        void configure(List<? extends PipeEnd> ends, long seed, int maxMicros) {
+            if (chaos != Chaos.TIMEOUTS) {
+                return;
+            }
+            SplittableRandom rnd = new SplittableRandom(seed);
+            for (int i = 0; i < ends.size(); i += 2) {
+                ends.get(i).setTimeout(Duration.ofNanos(rnd.nextLong(2_000, maxMicros * 1_000L)));
+            }
+        }
+
+        /** Whether a writer that has written {@code bytes} of its {@code share} goes on. */
+        boolean moreToWrite(long bytes, long share) {
+            return bytes < share || (!seen.enough(chaos, wantPartial, wantReads) && bytes < MAX_OVERRUN * share);
+        }
+
+        /** Starts the chaos thread, if the chaos needs one. */
+        void start(StressHarness h, Pipe p, List<Thread> targets, long seed) {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            if (chaos == Chaos.INTERRUPTS) {
+                thread = h.startPlatform("chaos-interrupter", () -> {
+                    while (!stop.get()) {
+                        targets.get(rnd.nextInt(targets.size())).interrupt();
+                        sent.increment();
+                        LockSupport.parkNanos(rnd.nextLong(10_000, 150_000)); // pacing only
+                    }
+                });
+            } else if (chaos == Chaos.RESIZES) {
+                thread = h.startPlatform("chaos-resizer", () -> {
+                    while (!stop.get()) {
+                        int bytes = Pipe.PIPE_BUF << rnd.nextInt(6);
+                        try {
+                            int now = p.setCapacity(bytes);
+                            assertThat(now).isEqualTo(bytes);
+                            resized.increment();
+                        } catch (IllegalStateException e) {
+                            busy.increment(); // more slots hold data than would fit
+                        }
+                        LockSupport.parkNanos(rnd.nextLong(10_000, 150_000)); // pacing only
+                    }
+                });
+            }
+        }
+
+        /** Stops the chaos thread (call once the writers are done). */
+        void stop(StressHarness h) throws InterruptedException {
+            stop.set(true);
+            if (thread != null) {
+                h.join(List.of(thread), HANG, thread.getName());
+            }
+        }
+
+        void verify() {
+            if (chaos == Chaos.INTERRUPTS || chaos == Chaos.TIMEOUTS) {
+                assertThat(seen.enough(chaos, wantPartial, wantReads)).as("%s hit enough blocked calls (%s)", chaos, summary())
+                        .isTrue();
+            } else if (chaos == Chaos.RESIZES) {
+                assertThat(resized.sum()).as("resizes done").isPositive();
+            }
+        }
+
+        String summary() {
+            return switch (chaos) {
+                case NONE -> "";
+                case INTERRUPTS -> String.format("; interrupts sent %,d, %s", sent.sum(), seen);
+                case TIMEOUTS -> "; " + seen;
+                case RESIZES -> String.format("; resizes %,d, refused (busy) %,d", resized.sum(), busy.sum());
+            };
+        }
     }
 
     static void closeAll(List<? extends java.nio.channels.Channel> ends) {
@@ -179,7 +241,6 @@ final class Scenarios {
      */
     static void packetRun(StressHarness.Kind kind, int writers, int readers, int capacity, Chaos chaosKind)
             throws Exception {
-        boolean interrupts = chaosKind == Chaos.INTERRUPTS;
         long seed = seed();
         String name = "packet " + writers + "x" + readers + " cap " + capacity + (chaosKind == Chaos.NONE ? "" : " +" + chaosKind)
                 + " " + kind + " seed " + seed;
@@ -200,8 +261,10 @@ final class Scenarios {
             closeAll(ins);
         });
         Ledger ledger = new Ledger(writers);
-        Io.Interrupts seen = new Io.Interrupts();
-        AtomicBoolean enough = new AtomicBoolean();
+        ChaosControl chaos = new ChaosControl(chaosKind, PACKET_PARTIAL, true);
+        chaos.configure(outs, seed ^ 1, 100);
+        chaos.configure(ins, seed ^ 2, 20);
+        Io.Interrupts seen = chaos.seen;
         long share = (TOTAL_BYTES + writers - 1) / writers;
         long start = System.nanoTime();
 
@@ -211,12 +274,13 @@ final class Scenarios {
             WriteEnd out = outs.get(i);
             writerThreads.add(h.start("writer-" + i, () -> {
                 SplittableRandom rnd = new SplittableRandom(seed * 31 + id);
+                Io.Api api = new Io.Api(seed * 37 + id);
                 byte[] buf = new byte[bufferFor(Shape.PACKET_BATCHES)];
                 int[] seq = {0};
                 long bytes = 0;
-                while (moreToWrite(bytes, share, interrupts, enough) && !h.failed()) {
+                while (chaos.moreToWrite(bytes, share) && !h.failed()) {
                     int len = nextWrite(Shape.PACKET_BATCHES, buf, id, seq, rnd);
-                    Io.WriteOutcome o = Io.writeAll(out, buf, len, true, seen);
+                    Io.WriteOutcome o = Io.writeAll(out, buf, len, true, seen, api);
                     assertThat(o.end()).as("writer %d: write outcome", id).isEqualTo(Io.End.COMPLETE);
                     bytes += len;
                 }
@@ -229,10 +293,12 @@ final class Scenarios {
         for (int j = 0; j < readers; j++) {
             ReadEnd in = ins.get(j);
             Ledger.ReaderLog log = ledger.newReader("reader-" + j, readers == 1);
+            long apiSeed = seed * 41 + j;
             readerThreads.add(h.start("reader-" + j, () -> {
+                Io.Api api = new Io.Api(apiSeed);
                 byte[] buf = new byte[2 * PIPE_BUF];
                 for (;;) {
-                    int n = Io.read(in, buf, 0, buf.length, seen);
+                    int n = Io.read(in, buf, 0, buf.length, seen, api);
                     if (n == -1) {
                         break;
                     }
@@ -247,29 +313,15 @@ final class Scenarios {
                 in.close();
             }));
         }
-        AtomicBoolean stop = new AtomicBoolean();
-        LongAdder sent = new LongAdder();
-        Thread chaos = null;
-        if (interrupts) {
-            List<Thread> targets = new ArrayList<>(writerThreads);
-            targets.addAll(readerThreads);
-            chaos = interrupter(h, targets, stop, seed ^ 0x5EED, sent, seen, enough, true);
-        }
-        LongAdder resized = new LongAdder();
-        LongAdder busy = new LongAdder();
-        Thread resizer = chaosKind == Chaos.RESIZES ? resizer(h, p, stop, seed ^ 0x512E, resized, busy) : null;
+        List<Thread> targets = new ArrayList<>(writerThreads);
+        targets.addAll(readerThreads);
+        chaos.start(h, p, targets, seed ^ 0x5EED);
         try {
             h.join(writerThreads, HANG, "writers");
         } finally {
-            stop.set(true);
-        }
-        if (resizer != null) {
-            h.join(List.of(resizer), HANG, "resizer");
+            chaos.stop(h);
         }
         h.join(readerThreads, HANG, "readers");
-        if (chaos != null) {
-            h.join(List.of(chaos), HANG, "interrupter");
-        }
         h.check();
 
         ledger.verify(true);
@@ -282,17 +334,8 @@ final class Scenarios {
         assertThat(s.bytesQueued()).isZero();
         assertThat(s.readers()).isZero();
         assertThat(s.writers()).isZero();
-        if (interrupts) {
-            assertThat(enough).as("interrupts hit enough blocked calls (sent %,d; writes %,d, %,d partial; reads %,d)",
-                    sent.sum(), seen.writes.sum(), seen.partialWrites.sum(), seen.reads.sum()).isTrue();
-        }
-        if (resizer != null) {
-            assertThat(resized.sum()).as("resizes done").isPositive();
-        }
-        report(name, seed, ledger.bytesStored(), start, p, interrupts ? String.format(
-                "; interrupts sent %,d, writes interrupted %,d (%,d partial), reads interrupted %,d", sent.sum(),
-                seen.writes.sum(), seen.partialWrites.sum(), seen.reads.sum())
-                : resizer != null ? String.format("; resizes %,d, refused (busy) %,d", resized.sum(), busy.sum()) : "");
+        chaos.verify();
+        report(name, seed, ledger.bytesStored(), start, p, chaos.summary());
     }
 
     // ---- stream mode: N writers x 1 reader, the reader parses the byte stream -------------------------
@@ -304,7 +347,6 @@ final class Scenarios {
      */
     static void streamRun(StressHarness.Kind kind, int writers, Shape shape, int capacity, Chaos chaosKind)
             throws Exception {
-        boolean interrupts = chaosKind == Chaos.INTERRUPTS;
         if (shape != Shape.SMALL && writers != 1) {
             throw new IllegalArgumentException("records larger than PIPE_BUF are only checkable with one writer");
         }
@@ -324,8 +366,10 @@ final class Scenarios {
             in.close();
         });
         Ledger ledger = new Ledger(writers);
-        Io.Interrupts seen = new Io.Interrupts();
-        AtomicBoolean enough = new AtomicBoolean();
+        ChaosControl chaos = new ChaosControl(chaosKind, shape == Shape.LARGE, writers == 1);
+        chaos.configure(outs, seed ^ 1, 100);
+        chaos.configure(List.of(in), seed ^ 2, 20);
+        Io.Interrupts seen = chaos.seen;
         long share = (TOTAL_BYTES + writers - 1) / writers;
         int maxRecord = shape == Shape.LARGE ? LARGE_MAX : PIPE_BUF;
         long start = System.nanoTime();
@@ -336,12 +380,13 @@ final class Scenarios {
             WriteEnd out = outs.get(i);
             writerThreads.add(h.start("writer-" + i, () -> {
                 SplittableRandom rnd = new SplittableRandom(seed * 31 + id);
+                Io.Api api = new Io.Api(seed * 37 + id);
                 byte[] buf = new byte[bufferFor(shape)];
                 int[] seq = {0};
                 long bytes = 0;
-                while (moreToWrite(bytes, share, interrupts, enough) && !h.failed()) {
+                while (chaos.moreToWrite(bytes, share) && !h.failed()) {
                     int len = nextWrite(shape, buf, id, seq, rnd);
-                    Io.WriteOutcome o = Io.writeAll(out, buf, len, false, seen);
+                    Io.WriteOutcome o = Io.writeAll(out, buf, len, false, seen, api);
                     assertThat(o.end()).as("writer %d: write outcome", id).isEqualTo(Io.End.COMPLETE);
                     bytes += len;
                 }
@@ -354,9 +399,10 @@ final class Scenarios {
         Thread reader = h.start("reader", () -> {
             StreamParser parser = new StreamParser(writers, maxRecord, log);
             SplittableRandom rnd = new SplittableRandom(seed ^ 0xBEEF);
+            Io.Api api = new Io.Api(seed ^ 0xAB1);
             for (;;) {
                 int want = rnd.nextInt(4) == 0 ? rnd.nextInt(1, 100) : rnd.nextInt(1, 64 * 1024 + 1);
-                int n = Io.read(in, parser.room(want), parser.end(), want, seen);
+                int n = Io.read(in, parser.room(want), parser.end(), want, seen, api);
                 if (n == -1) {
                     break;
                 }
@@ -368,29 +414,15 @@ final class Scenarios {
             parser.atEof();
             in.close();
         });
-        AtomicBoolean stop = new AtomicBoolean();
-        LongAdder sent = new LongAdder();
-        Thread chaos = null;
-        if (interrupts) {
-            List<Thread> targets = new ArrayList<>(writerThreads);
-            targets.add(reader);
-            chaos = interrupter(h, targets, stop, seed ^ 0x5EED, sent, seen, enough, shape == Shape.LARGE);
-        }
-        LongAdder resized = new LongAdder();
-        LongAdder busy = new LongAdder();
-        Thread resizer = chaosKind == Chaos.RESIZES ? resizer(h, p, stop, seed ^ 0x512E, resized, busy) : null;
+        List<Thread> targets = new ArrayList<>(writerThreads);
+        targets.add(reader);
+        chaos.start(h, p, targets, seed ^ 0x5EED);
         try {
             h.join(writerThreads, HANG, "writers");
         } finally {
-            stop.set(true);
-        }
-        if (resizer != null) {
-            h.join(List.of(resizer), HANG, "resizer");
+            chaos.stop(h);
         }
         h.join(List.of(reader), HANG, "reader");
-        if (chaos != null) {
-            h.join(List.of(chaos), HANG, "interrupter");
-        }
         h.check();
 
         ledger.verify(true);
@@ -399,17 +431,8 @@ final class Scenarios {
         assertThat(c.bytesWritten()).as("counters().bytesWritten").isEqualTo(ledger.bytesStored());
         assertThat(c.bytesRead()).as("counters().bytesRead").isEqualTo(ledger.bytesStored());
         assertThat(ledger.bytesStored()).isGreaterThanOrEqualTo(TOTAL_BYTES);
-        if (interrupts) {
-            assertThat(enough).as("interrupts hit enough blocked calls (sent %,d; writes %,d, %,d partial; reads %,d)",
-                    sent.sum(), seen.writes.sum(), seen.partialWrites.sum(), seen.reads.sum()).isTrue();
-        }
-        if (resizer != null) {
-            assertThat(resized.sum()).as("resizes done").isPositive();
-        }
-        report(name, seed, ledger.bytesStored(), start, p, interrupts ? String.format(
-                "; interrupts sent %,d, writes interrupted %,d (%,d partial), reads interrupted %,d", sent.sum(),
-                seen.writes.sum(), seen.partialWrites.sum(), seen.reads.sum())
-                : resizer != null ? String.format("; resizes %,d, refused (busy) %,d", resized.sum(), busy.sum()) : "");
+        chaos.verify();
+        report(name, seed, ledger.bytesStored(), start, p, chaos.summary());
     }
 
     /** Reassembles records from a byte stream read in arbitrary pieces. */
