@@ -96,7 +96,7 @@ final class ModelCheck {
                 PipeModel.Handle h = model.writeHandles.get(i);
                 boolean blocks = !h.open ? false : !h.nonBlocking;
                 expected = model.write(h, data);
-                actual = call(() -> PipeModel.Outcome.value(writers.get(i).write(data)));
+                actual = call(() -> Outcome.value(Shapes.write(writers.get(i), data, w.shape(), w.seed())));
                 if (blocks && expected instanceof Outcome.Threw t && t.types().contains(PipeModel.TIMEOUT)) {
                     writerWaits++;
                 }
@@ -107,7 +107,7 @@ final class ModelCheck {
                 expected = model.read(h, r.size());
                 actual = call(() -> {
                     byte[] b = new byte[r.size()];
-                    int n = readers.get(i).read(b, 0, b.length);
+                    int n = Shapes.read(readers.get(i), b, r.shape(), r.size() * 31L + step);
                     return new Outcome.Returned(n, Arrays.copyOf(b, Math.max(n, 0)));
                 });
                 if (expected instanceof Outcome.Threw t && t.types().contains(PipeModel.TIMEOUT)) {

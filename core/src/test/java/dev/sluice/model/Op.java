@@ -5,12 +5,15 @@ package dev.sluice.model;
  * has had (closed ones included), so that every generated sequence is valid and shrinks well.
  */
 sealed interface Op {
-    /** Write {@code size} bytes derived from {@code seed} through a write handle. */
-    record Write(int handle, int size, long seed) implements Op {
+    /**
+     * Write {@code size} bytes derived from {@code seed} through a write handle, as a byte array (shape 0),
+     * a heap buffer (1), a direct buffer (2) or a gathering write of buffers split at seeded points (3).
+     */
+    record Write(int handle, int size, long seed, int shape) implements Op {
     }
 
-    /** Read into a buffer of {@code size} bytes. */
-    record Read(int handle, int size) implements Op {
+    /** Read into a buffer of {@code size} bytes, through the same shapes as {@link Write}. */
+    record Read(int handle, int size, int shape) implements Op {
     }
 
     /** {@code Pipe.setCapacity(bytes)}. */

@@ -108,8 +108,9 @@ class PipeModelTest {
                         (1 << 20) + 1, 1 << 30, (1 << 30) + 1, Integer.MAX_VALUE, Integer.MIN_VALUE)),
                 Tuple.of(1, Arbitraries.integers().between(0, 300_000)));
 
-        Arbitrary<Op> write = Combinators.combine(handle, writeSize, Arbitraries.longs()).as(Op.Write::new);
-        Arbitrary<Op> read = Combinators.combine(handle, readSize).as(Op.Read::new);
+        Arbitrary<Integer> shape = Arbitraries.integers().between(0, 3);
+        Arbitrary<Op> write = Combinators.combine(handle, writeSize, Arbitraries.longs(), shape).as(Op.Write::new);
+        Arbitrary<Op> read = Combinators.combine(handle, readSize, shape).as(Op.Read::new);
         Arbitrary<Op> setCapacity = capacity.map(Op.SetCapacity::new);
         Arbitrary<Op> dup = Combinators.combine(side, handle).as(Op.Dup::new);
         Arbitrary<Op> close = Combinators.combine(side, handle).as(Op.Close::new);
