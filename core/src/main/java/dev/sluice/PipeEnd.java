@@ -98,8 +98,9 @@ public abstract sealed class PipeEnd implements Channel permits ReadEnd, WriteEn
     /**
      * A future that completes when this handle is ready: for a read end, when it is readable or hung up;
      * for a write end, when it is writable or every reader is gone; for either, when the handle is closed
-     * ({@link Readiness#invalid()}). It completes at once if that is already so. One-shot: call again to
-     * wait for the next change.
+     * ({@link Readiness#invalid()}). It completes at once if that is already so. Its value is the readiness
+     * that was found ready; another thread may have changed the pipe since. One-shot: call again to wait for
+     * the next change.
      *
      * <p>The future is completed on the thread that changed the pipe's state, outside the pipe's locks, so
      * dependent actions run there unless added with an {@code *Async} method; keep them short.

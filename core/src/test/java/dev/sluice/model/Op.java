@@ -1,0 +1,50 @@
+package dev.sluice.model;
+
+/**
+ * One step of a generated sequence. Handles are chosen by index, modulo the number of handles the side
+ * has had (closed ones included), so that every generated sequence is valid and shrinks well.
+ */
+sealed interface Op {
+    /**
+     * Write {@code size} bytes derived from {@code seed} through a write handle, as a byte array (shape 0),
+     * a heap buffer (1), a direct buffer (2) or a gathering write of buffers split at seeded points (3).
+     */
+    record Write(int handle, int size, long seed, int shape) implements Op {
+    }
+
+    /** Read into a buffer of {@code size} bytes, through the same shapes as {@link Write}. */
+    record Read(int handle, int size, int shape) implements Op {
+    }
+
+    /** {@code Pipe.setCapacity(bytes)}. */
+    record SetCapacity(int bytes) implements Op {
+    }
+
+    /** Duplicate a handle of one side. */
+    record Dup(boolean reader, int handle) implements Op {
+    }
+
+    /** Close a handle of one side (closing twice does nothing). */
+    record Close(boolean reader, int handle) implements Op {
+    }
+
+    /** Packet mode on or off for a write handle. */
+    record SetPacketMode(int handle, boolean on) implements Op {
+    }
+
+    /** O_NONBLOCK on or off for a handle. */
+    record SetNonBlocking(boolean reader, int handle, boolean on) implements Op {
+    }
+
+    /** FIONREAD through a read handle. */
+    record Available(int handle) implements Op {
+    }
+
+    /** Ask for a readiness future on a handle; it is checked after every later step. */
+    record WhenReady(boolean reader, int handle) implements Op {
+    }
+
+    /** {@code Pipe.resetCounters()}. */
+    record ResetCounters() implements Op {
+    }
+}

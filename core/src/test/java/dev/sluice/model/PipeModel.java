@@ -1,0 +1,405 @@
+package dev.sluice.model;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A reference model of one Linux pipe, written from the kernel's rules (shared/design/linux-pipe.md §1.5,
+ * §1.6, §3.2, §4) and not from Sluice's code, for single-threaded use: nothing ever frees room or brings
+ * data while a call waits, so a call that would block waits until its handle's timeout instead (Linux: until
+ * a signal arrives) and then reports what it moved.
+ *
+ * <p>State: a ring of at most {@code slots} page slots, each {@code {page, offset, len, PACKET | CAN_MERGE}};
+ * open handles per side; per handle O_NONBLOCK and (write side) O_DIRECT.
+ *
+ * <p>Where Sluice deliberately follows a rule of its own, the model says so at that spot; every other
+ * behaviour is Linux's.
+ */
+final class PipeModel {
+    static final int PAGE = 4096;
+    static final int PIPE_BUF = 4096;
+    /** Sluice's largest pipe (PipeOptions.ABSOLUTE_MAX_CAPACITY); Linux's round_pipe_size limit is 2^31. */
+    static final int ABSOLUTE_MAX = 1 << 30;
+
+    // Linux's poll bits, as Readiness.linuxPollMask() reports them.
+    static final int POLLIN = 0x001;
+    static final int POLLOUT = 0x004;
+    static final int POLLERR = 0x008;
+    static final int POLLHUP = 0x010;
+    static final int POLLNVAL = 0x020;
+
+    /** One ring slot, {@code struct pipe_buffer}. */
+    static final class Slot {
+        final byte[] page = new byte[PAGE];
+        int offset;
+        int len;
+        boolean packet;
+        boolean canMerge;
+
+        @Override
+        public String toString() {
+            return "[" + offset + "+" + len + (packet ? " PACKET" : "") + (canMerge ? " CAN_MERGE" : "") + "]";
+        }
+    }
+
+    /** One handle (file descriptor). */
+    static final class Handle {
+        final boolean reader;
+        boolean open = true;
+        boolean nonBlocking;
+        /** O_DIRECT: meaningful for write handles only. */
+        boolean packet;
+
+        Handle(boolean reader, boolean nonBlocking, boolean packet) {
+            this.reader = reader;
+            this.nonBlocking = nonBlocking;
+            this.packet = packet;
+        }
+
+        @Override
+        public String toString() {
+            return (reader ? "R" : "W") + (open ? "" : " closed") + (nonBlocking ? " nonblocking" : "")
+                    + (packet ? " O_DIRECT" : "");
+        }
+    }
+
+    /** What a call did: returned a value (and, for a read, bytes), or threw one of some exception types. */
+    sealed interface Outcome {
+        /** @param data the bytes a read returned, else null */
+        record Returned(long value, byte[] data) implements Outcome {
+            @Override
+            public boolean equals(Object o) {
+                return o instanceof Returned r && r.value == value && Arrays.equals(r.data, data);
+            }
+
+            @Override
+            public int hashCode() {
+                return Long.hashCode(value) * 31 + Arrays.hashCode(data);
+            }
+
+            @Override
+            public String toString() {
+                return "returned " + value + (data == null ? "" : " (" + data.length + " bytes)");
+            }
+        }
+
+        /**
+         * @param types            acceptable exception types (several when several errors apply at once and
+         *                         neither Linux nor the API documents which one wins)
+         * @param bytesTransferred for BrokenPipeException and InterruptedIOException: bytes the call moved
+         */
+        record Threw(Set<String> types, long bytesTransferred) implements Outcome {
+            static Threw of(Class<?> type, long bytesTransferred) {
+                return new Threw(Set.of(type.getSimpleName()), bytesTransferred);
+            }
+
+            static Threw of(Class<?> type) {
+                return of(type, 0);
+            }
+
+            @Override
+            public String toString() {
+                return "threw " + String.join(" or ", types) + (bytesTransferred != 0 ? " after " + bytesTransferred
+                        + " bytes" : "");
+            }
+        }
+
+        static Returned value(long v) {
+            return new Returned(v, null);
+        }
+    }
+
+    // Exceptions named by their simple names: the model does not need the library's classes.
+    static final String CLOSED = "ClosedChannelException";
+    static final String BROKEN = "BrokenPipeException";
+    static final String TIMEOUT = "PipeTimeoutException";
+    static final String ILLEGAL_ARGUMENT = "IllegalArgumentException";
+    static final String ILLEGAL_STATE = "IllegalStateException";
+
+    /**
+     * Whether a packet-mode write may merge its sub-page remainder into a preceding normal write's page.
+     * Linux's anon_pipe_write does (its merge step tests only the last buffer's CAN_MERGE, never the
+     * writer's O_DIRECT); Sluice documents "each write of at most PIPE_BUF bytes is one packet" and does not.
+     */
+    final boolean packetWritesMerge;
+    /** Which interesting cases a run went through, for the generator's coverage statistics. */
+    final java.util.Set<String> events = new java.util.TreeSet<>();
+    final int maxCapacity;
+    int slots;
+    final ArrayDeque<Slot> ring = new ArrayDeque<>();
+    final List<Handle> readHandles = new ArrayList<>();
+    final List<Handle> writeHandles = new ArrayList<>();
+    int readers = 1;
+    int writers = 1;
+
+    // Sluice's counters (PipeCounters), kept by their documented meaning.
+    long bytesWritten;
+    long bytesRead;
+    long writeCalls;
+    long readCalls;
+    int peakSlots;
+
+    PipeModel(int capacity, int maxCapacity, boolean packetMode, boolean nonBlockingRead, boolean nonBlockingWrite,
+              boolean packetWritesMerge) {
+        this.maxCapacity = roundPipeSize(maxCapacity);
+        this.slots = roundPipeSize(capacity) / PAGE;
+        this.packetWritesMerge = packetWritesMerge;
+        readHandles.add(new Handle(true, nonBlockingRead, false));
+        writeHandles.add(new Handle(false, nonBlockingWrite, packetMode));
+    }
+
+    /** Linux round_pipe_size: below a page one page, else the next power of two. */
+    static int roundPipeSize(long bytes) {
+        if (bytes < 0 || bytes > ABSOLUTE_MAX) {
+            throw new IllegalArgumentException("not a pipe size: " + bytes);
+        }
+        if (bytes <= PAGE) {
+            return PAGE;
+        }
+        return (int) Long.highestOneBit(bytes - 1) << 1;
+    }
+
+    long queued() {
+        long sum = 0;
+        for (Slot s : ring) {
+            sum += s.len;
+        }
+        return sum;
+    }
+
+    boolean full() {
+        return ring.size() >= slots;
+    }
+
+    // ---- write: anon_pipe_write (§1.6, §3.3, §4) ----------------------------------------------------------
+
+    Outcome write(Handle h, byte[] data) {
+        if (!h.open) {
+            return Outcome.Threw.of(closed());
+        }
+        int n = data.length;
+        if (n == 0) {
+            return Outcome.value(0); // a null write succeeds before the readers check: no EPIPE
+        }
+        if (readers == 0) {
+            events.add("write: EPIPE");
+            return new Outcome.Threw(Set.of(BROKEN), 0);
+        }
+        writeCalls++;
+        int done = 0;
+        // Merge step, once, on entry: the sub-page remainder goes into the newest page if that page allows
+        // merging and has room for all of it.
+        int chars = n & (PAGE - 1);
+        if (chars != 0 && !ring.isEmpty() && (packetWritesMerge || !h.packet)) {
+            Slot last = ring.peekLast();
+            if (last.canMerge && last.offset + last.len + chars <= PAGE) {
+                System.arraycopy(data, 0, last.page, last.offset + last.len, chars);
+                last.len += chars;
+                done = chars;
+                events.add(n > PIPE_BUF ? "write: merged remainder of a large write" : "write: merged");
+            }
+        }
+        while (done < n) {
+            if (!full()) {
+                Slot s = new Slot();
+                int k = Math.min(PAGE, n - done);
+                System.arraycopy(data, done, s.page, 0, k);
+                s.len = k;
+                s.packet = h.packet;
+                s.canMerge = !h.packet;
+                ring.addLast(s);
+                peakSlots = Math.max(peakSlots, ring.size());
+                done += k;
+                continue;
+            }
+            if (h.nonBlocking) {
+                events.add(done == 0 ? "write: EAGAIN" : "write: partial");
+                break; // partial count, or EAGAIN (0)
+            }
+            // Blocking on a full ring: nobody else runs, so the wait ends by timeout with what was stored.
+            bytesWritten += done;
+            events.add(done == 0 ? "write: blocked" : "write: blocked after storing some");
+            return new Outcome.Threw(Set.of(TIMEOUT), done);
+        }
+        bytesWritten += done;
+        return Outcome.value(done);
+    }
+
+    // ---- read: anon_pipe_read (§3.2, §4) ------------------------------------------------------------------
+
+    Outcome read(Handle h, int len) {
+        if (!h.open) {
+            return Outcome.Threw.of(closed());
+        }
+        if (len == 0) {
+            return new Outcome.Returned(0, new byte[0]);
+        }
+        readCalls++;
+        byte[] out = new byte[len];
+        int done = 0;
+        for (;;) {
+            if (!ring.isEmpty()) {
+                Slot s = ring.peekFirst();
+                int chars = Math.min(s.len, len - done);
+                System.arraycopy(s.page, s.offset, out, done, chars);
+                s.offset += chars;
+                s.len -= chars;
+                done += chars;
+                if (s.packet) {
+                    if (s.len > 0) {
+                        events.add("read: packet truncated");
+                    }
+                    s.len = 0; // one packet per read; the rest of it is discarded
+                }
+                if (s.len == 0) {
+                    ring.removeFirst();
+                }
+                if (s.packet || done == len) {
+                    break;
+                }
+                if (!ring.isEmpty()) {
+                    events.add("read: spans slots");
+                }
+                continue;
+            }
+            if (writers == 0 || done > 0) {
+                break;
+            }
+            if (h.nonBlocking) {
+                events.add("read: EAGAIN");
+                return new Outcome.Returned(0, new byte[0]); // EAGAIN
+            }
+            events.add("read: blocked");
+            return new Outcome.Threw(Set.of(TIMEOUT), 0);
+        }
+        if (done == 0) {
+            events.add("read: EOF");
+            return new Outcome.Returned(-1, new byte[0]); // end-of-stream: empty and no writers
+        }
+        bytesRead += done;
+        return new Outcome.Returned(done, Arrays.copyOf(out, done));
+    }
+
+    // ---- F_SETPIPE_SZ (§1.5) ------------------------------------------------------------------------------
+
+    Outcome setCapacity(int bytes) {
+        if (bytes < 0 || bytes > ABSOLUTE_MAX) {
+            events.add("setCapacity: EINVAL");
+            return Outcome.Threw.of(IllegalArgumentException.class); // EINVAL
+        }
+        int size = roundPipeSize(bytes);
+        int newSlots = size / PAGE;
+        java.util.Set<String> errors = new java.util.HashSet<>();
+        if (readers == 0 && writers == 0) {
+            errors.add(ILLEGAL_STATE); // Sluice: no handle left; Linux has no fd to call fcntl on
+        }
+        if (newSlots > slots && size > maxCapacity) {
+            errors.add(ILLEGAL_ARGUMENT); // EPERM: growing beyond pipe-max-size
+            events.add("setCapacity: EPERM");
+        } else if (newSlots < ring.size()) {
+            errors.add(ILLEGAL_STATE); // EBUSY: data is never dropped
+            events.add("setCapacity: EBUSY");
+        }
+        if (!errors.isEmpty()) {
+            return new Outcome.Threw(Set.copyOf(errors), 0);
+        }
+        if (newSlots < slots && !ring.isEmpty()) {
+            events.add("setCapacity: shrank a pipe holding data");
+        }
+        if (newSlots > slots && full()) {
+            events.add("setCapacity: grew a full pipe");
+        }
+        slots = newSlots;
+        return Outcome.value(size);
+    }
+
+    // ---- handles ------------------------------------------------------------------------------------------
+
+    Outcome dup(Handle h) {
+        if (!h.open) {
+            return Outcome.Threw.of(closed());
+        }
+        Handle copy = new Handle(h.reader, h.nonBlocking, h.packet);
+        if (h.reader) {
+            readHandles.add(copy);
+            readers++;
+        } else {
+            writeHandles.add(copy);
+            writers++;
+        }
+        return Outcome.value(0);
+    }
+
+    Outcome close(Handle h) {
+        if (h.open) {
+            h.open = false;
+            if (h.reader) {
+                readers--;
+            } else {
+                writers--;
+            }
+            if (readers == 0 && writers == 0) {
+                events.add("close: last handle");
+                ring.clear(); // the pipe is released with its last file
+            } else if (h.reader ? readers == 0 : writers == 0) {
+                events.add(h.reader ? "close: last reader" : "close: last writer");
+            }
+        }
+        return Outcome.value(0);
+    }
+
+    Outcome available(Handle h) {
+        if (!h.open) {
+            return Outcome.Threw.of(closed());
+        }
+        return Outcome.value(queued()); // FIONREAD
+    }
+
+    /** pipe_poll (§4): POLLOUT only when a whole slot is free; POLLERR with no readers; POLLHUP with no writers. */
+    int poll(Handle h) {
+        if (!h.open) {
+            return POLLNVAL;
+        }
+        int mask = 0;
+        if (h.reader) {
+            if (!ring.isEmpty()) {
+                mask |= POLLIN;
+            }
+            if (writers == 0) {
+                mask |= POLLHUP;
+            }
+        } else {
+            if (!full()) {
+                mask |= POLLOUT;
+            }
+            if (readers == 0) {
+                mask |= POLLERR;
+            }
+        }
+        return mask;
+    }
+
+    /** Whether {@link dev.sluice.PipeEnd#whenReady()} on this handle completes now. */
+    boolean ready(Handle h) {
+        int m = poll(h);
+        return (m & POLLNVAL) != 0 || (h.reader ? (m & (POLLIN | POLLHUP)) != 0 : (m & (POLLOUT | POLLERR)) != 0);
+    }
+
+    void resetCounters() {
+        bytesWritten = bytesRead = writeCalls = readCalls = 0;
+        peakSlots = ring.size();
+    }
+
+    private static Class<?> closed() {
+        return java.nio.channels.ClosedChannelException.class;
+    }
+
+    @Override
+    public String toString() {
+        return "model[slots " + ring.size() + "/" + slots + " " + ring + ", readers " + readers + ", writers " + writers
+                + ", read handles " + readHandles + ", write handles " + writeHandles + "]";
+    }
+}

@@ -1,0 +1,137 @@
+package dev.sluice.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.Pipe;
+import dev.sluice.PipeOptions;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.Tuple;
+
+/**
+ * Property-based tests: random single-threaded sequences of operations on a real pipe and on
+ * {@link PipeModel}, a reference model written from Linux's rules, compared after every step
+ * ({@link ModelCheck}).
+ */
+class PipeModelTest {
+
+    /** Cases every run of the property must have gone through several times, or the generators are off. */
+    private static final List<String> REQUIRED = List.of(
+            "write: merged", "write: merged remainder of a large write", "write: partial", "write: EAGAIN",
+            "write: blocked", "write: blocked after storing some", "write: EPIPE",
+            "read: packet truncated", "read: spans slots", "read: EAGAIN", "read: blocked", "read: EOF",
+            "setCapacity: EINVAL", "setCapacity: EPERM", "setCapacity: EBUSY",
+            "setCapacity: shrank a pipe holding data", "setCapacity: grew a full pipe",
+            "close: last reader", "close: last writer", "close: last handle",
+            "whenReady: completed by a later step");
+
+    @Property(tries = 1000, shrinking = ShrinkingMode.FULL)
+    void pipeBehavesLikeTheLinuxModel(@ForAll("setups") ModelCheck.Setup setup, @ForAll("ops") List<Op> ops) {
+        ModelCheck check = new ModelCheck(setup, false);
+        try {
+            check.run(ops);
+        } finally {
+            for (String e : check.events()) {
+                Statistics.label("cases").collect(e);
+            }
+            Statistics.label("cases").coverage(c -> {
+                for (String e : REQUIRED) {
+                    c.check(e).count(n -> n >= 3);
+                }
+            });
+        }
+    }
+
+    /** Capacities as PipeOptions rounds and checks them: round_pipe_size, capacity within maxCapacity. */
+    @Property(tries = 300)
+    void optionsRoundCapacitiesLikeLinux(@ForAll("sizes") int capacity, @ForAll("sizes") int maxCapacity) {
+        boolean valid = capacity >= 0 && capacity <= PipeModel.ABSOLUTE_MAX && maxCapacity >= 0
+                && maxCapacity <= PipeModel.ABSOLUTE_MAX
+                && PipeModel.roundPipeSize(capacity) <= PipeModel.roundPipeSize(maxCapacity);
+        if (!valid) {
+            assertThatThrownBy(() -> PipeOptions.builder().capacity(capacity).maxCapacity(maxCapacity).build())
+                    .isInstanceOf(IllegalArgumentException.class);
+            return;
+        }
+        PipeOptions o = PipeOptions.builder().capacity(capacity).maxCapacity(maxCapacity).build();
+        assertThat(o.capacity()).isEqualTo(PipeModel.roundPipeSize(capacity));
+        assertThat(o.maxCapacity()).isEqualTo(PipeModel.roundPipeSize(maxCapacity));
+        Pipe p = Pipe.open(o);
+        assertThat(p.capacity()).isEqualTo(PipeModel.roundPipeSize(capacity));
+        assertThat(p.stat().slots()).isEqualTo(PipeModel.roundPipeSize(capacity) / PipeModel.PAGE);
+        p.reader().close();
+        p.writer().close();
+    }
+
+    // ---- generators ----------------------------------------------------------------------------------
+
+    @Provide
+    Arbitrary<Integer> sizes() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.of(-1, 0, 1, 4095, 4096, 4097, 8192, 65536, 100000, 1 << 20, (1 << 20) + 1,
+                        1 << 30, (1 << 30) + 1, Integer.MAX_VALUE, Integer.MIN_VALUE)),
+                Tuple.of(1, Arbitraries.integers().between(0, 3_000_000)));
+    }
+
+    @Provide
+    Arbitrary<ModelCheck.Setup> setups() {
+        Arbitrary<Integer> capacity = Arbitraries.of(0, 1, 4096, 4097, 8192, 16384, 65536, 100000);
+        Arbitrary<Integer> max = Arbitraries.of(4096, 16384, 65536, 131072, 1 << 20);
+        Arbitrary<Boolean> mostlyTrue = Arbitraries.frequency(Tuple.of(4, true), Tuple.of(1, false));
+        return Combinators.combine(capacity, max, Arbitraries.of(false, true), mostlyTrue, mostlyTrue)
+                .as(ModelCheck.Setup::new)
+                .filter(s -> PipeModel.roundPipeSize(s.capacity()) <= PipeModel.roundPipeSize(s.maxCapacity()));
+    }
+
+    @Provide
+    Arbitrary<List<Op>> ops() {
+        Arbitrary<Integer> handle = Arbitraries.integers().between(0, 5);
+        Arbitrary<Boolean> side = Arbitraries.of(true, false);
+        Arbitrary<Boolean> flag = Arbitraries.of(true, false);
+        Arbitrary<Integer> writeSize = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.of(0, 1, 100, 4000, 4095, 4096, 4097, 8192, 10000, 70000)),
+                Tuple.of(2, Arbitraries.integers().between(1, 300)),
+                Tuple.of(1, Arbitraries.integers().between(1, 20000)));
+        Arbitrary<Integer> readSize = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.of(0, 1, 100, 4095, 4096, 4097, 8192, 70000)),
+                Tuple.of(1, Arbitraries.integers().between(1, 20000)));
+        Arbitrary<Integer> capacity = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.of(-1, 0, 1, 4096, 4097, 8192, 16384, 65536, 100000, 131072, 1 << 20,
+                        (1 << 20) + 1, 1 << 30, (1 << 30) + 1, Integer.MAX_VALUE, Integer.MIN_VALUE)),
+                Tuple.of(1, Arbitraries.integers().between(0, 300_000)));
+
+        Arbitrary<Integer> shape = Arbitraries.integers().between(0, 3);
+        Arbitrary<Op> write = Combinators.combine(handle, writeSize, Arbitraries.longs(), shape).as(Op.Write::new);
+        Arbitrary<Op> read = Combinators.combine(handle, readSize, shape).as(Op.Read::new);
+        Arbitrary<Op> setCapacity = capacity.map(Op.SetCapacity::new);
+        Arbitrary<Op> dup = Combinators.combine(side, handle).as(Op.Dup::new);
+        Arbitrary<Op> close = Combinators.combine(side, handle).as(Op.Close::new);
+        Arbitrary<Op> packet = Combinators.combine(handle, flag).as(Op.SetPacketMode::new);
+        Arbitrary<Op> nonBlocking = Combinators.combine(side, handle, Arbitraries.frequency(
+                Tuple.of(3, true), Tuple.of(1, false))).as(Op.SetNonBlocking::new);
+        Arbitrary<Op> available = handle.map(Op.Available::new);
+        Arbitrary<Op> whenReady = Combinators.combine(side, handle).as(Op.WhenReady::new);
+        Arbitrary<Op> reset = Arbitraries.just(new Op.ResetCounters());
+
+        Arbitrary<Op> op = Arbitraries.frequencyOf(
+                Tuple.of(30, write),
+                Tuple.of(25, read),
+                Tuple.of(8, setCapacity),
+                Tuple.of(5, dup),
+                Tuple.of(4, close),
+                Tuple.of(5, packet),
+                Tuple.of(5, nonBlocking),
+                Tuple.of(3, available),
+                Tuple.of(4, whenReady),
+                Tuple.of(1, reset));
+        return op.list().ofMinSize(1).ofMaxSize(60);
+    }
+}
