@@ -166,8 +166,11 @@ final class PipeCore {
                 // Merge the sub-page remainder into the newest page if it fits, so that small writes share
                 // pages and the rest of a large write lands page-aligned. Only tried on entry: after a sleep
                 // the data goes to a fresh slot, which keeps a write of <= PIPE_BUF bytes contiguous.
+                // As in Linux's pipe_write, only the newest page's flag decides, not this writer's mode: a
+                // packet-mode write may append to a page that a normal write left mergeable (packet pages
+                // never are), so its bytes join that page instead of forming a packet.
                 int chars = (int) (total & (PAGE - 1));
-                if (chars != 0 && flags == PipeBuffer.FLAG_CAN_MERGE) {
+                if (chars != 0) {
                     PipeBuffer last = ring.mergeTarget(chars);
                     if (last != null) {
                         Transfer.copyIn(src, base, count, 0, last.page(), last.offset() + last.length(), chars);
@@ -220,7 +223,8 @@ final class PipeCore {
                         lock();
                     }
                     countWait(outcome, ring.isFull() && readers != 0 && !end.closed);
-                    if (end.closed && readers != 0) {
+                    if (end.closed) {
+                        // The close of this handle came first, whatever happened to the readers since.
                         if (done == 0) {
                             failure = new AsynchronousCloseException();
                         }

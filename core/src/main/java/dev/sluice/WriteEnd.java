@@ -93,7 +93,9 @@ public final class WriteEnd extends PipeEnd implements GatheringByteChannel {
     /**
      * Sets packet mode ({@code O_DIRECT}) for writes through this handle: each write of at most
      * {@link Pipe#PIPE_BUF} bytes becomes one packet, larger writes 4096-byte packets, and readers get at
-     * most one packet per read.
+     * most one packet per read. As on Linux, packets never merge, but the first {@code n % 4096} bytes of a
+     * packet write do join the newest page if a normal write left it with room: mixing modes on one pipe
+     * blurs packet boundaries there too.
      *
      * @param on whether writes through this handle are packets
      */

@@ -115,21 +115,29 @@ class Rule02MergeTest {
         assertThat(buf[0]).isEqualTo((byte) 0);
     }
 
+    /**
+     * Linux's merge step looks only at the newest page's CAN_MERGE flag, never at the writer's mode: nothing
+     * merges into a packet, but a packet-mode write's bytes do join a page a normal write left mergeable.
+     */
     @Test
-    void normalWriteDoesNotMergeIntoAPacketAndAPacketDoesNotMergeIntoAPage() throws Exception {
+    void mergingFollowsTheNewestPagesFlagNotTheWritersMode() throws Exception {
         Pipe p = open();
         WriteEnd normal = p.writer();
         WriteEnd packets = p.writer().dup();
         packets.setPacketMode(true);
 
-        normal.write(filled(10, 1));
         packets.write(filled(10, 2));
-        assertThat(p.stat().slotsUsed()).as("a packet takes its own slot").isEqualTo(2);
-        normal.write(filled(10, 3));
-        assertThat(p.stat().slotsUsed()).as("nothing is appended to a packet").isEqualTo(3);
+        assertThat(p.stat().slotsUsed()).isEqualTo(1);
+        normal.write(filled(10, 1));
+        assertThat(p.stat().slotsUsed()).as("nothing is appended to a packet").isEqualTo(2);
+        packets.write(filled(10, 3));
+        assertThat(p.stat().slotsUsed()).as("a packet write joins a mergeable normal page").isEqualTo(2);
         normal.write(filled(10, 4));
-        assertThat(p.stat().slotsUsed()).as("normal writes merge again").isEqualTo(3);
+        assertThat(p.stat().slotsUsed()).isEqualTo(2);
         assertThat(p.stat().bytesQueued()).isEqualTo(40);
+        byte[] buf = new byte[100];
+        assertThat(p.reader().read(buf)).as("the packet, alone").isEqualTo(10);
+        assertThat(p.reader().read(buf)).as("the normal page with the merged packet write").isEqualTo(30);
     }
 
     @Test

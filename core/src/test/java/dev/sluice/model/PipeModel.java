@@ -25,8 +25,8 @@ final class PipeModel {
     static final int ABSOLUTE_MAX = 1 << 30;
 
     // Linux's poll bits, as Readiness.linuxPollMask() reports them.
-    static final int POLLIN = 0x001;
-    static final int POLLOUT = 0x004;
+    static final int POLLIN = 0x001 | 0x040;  // POLLIN | POLLRDNORM, as pipe_poll sets them together
+    static final int POLLOUT = 0x004 | 0x100; // POLLOUT | POLLWRNORM
     static final int POLLERR = 0x008;
     static final int POLLHUP = 0x010;
     static final int POLLNVAL = 0x020;
@@ -122,7 +122,7 @@ final class PipeModel {
     /**
      * Whether a packet-mode write may merge its sub-page remainder into a preceding normal write's page.
      * Linux's anon_pipe_write does (its merge step tests only the last buffer's CAN_MERGE, never the
-     * writer's O_DIRECT); Sluice documents "each write of at most PIPE_BUF bytes is one packet" and does not.
+     * writer's O_DIRECT), and so does Sluice. The switch stays so the model can describe the other choice.
      */
     final boolean packetWritesMerge;
     /** Which interesting cases a run went through, for the generator's coverage statistics. */

@@ -23,7 +23,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -278,17 +277,14 @@ class CloseStressTest {
     /**
      * PipeEnd.close promises that a thread blocked on the closed handle returns "with
      * AsynchronousCloseException if it had moved nothing". A writer blocked on a full pipe whose handle is
-     * closed, followed at once by the close of the last reader, instead gets BrokenPipeException whenever it
-     * runs only after the second close: PipeCore.write re-checks {@code end.closed && readers != 0}, so once
-     * the readers are gone the broken pipe wins whichever event came first. (Linux would report EPIPE here,
-     * since a close does not end a blocked write at all; the point is that Sluice's answer depends on
-     * scheduling, not on the order of the events.)
+     * closed, followed at once by the close of the last reader, once got BrokenPipeException whenever it ran
+     * only after the second close, so the answer depended on scheduling rather than on which event came first.
+     * Now the handle's close, which came first, wins. (Linux has no such case: a close does not end a
+     * blocked write there.)
      */
     @ParameterizedTest(name = "{0} threads")
     @EnumSource(Kind.class)
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    @Disabled("Known race: a blocked writer whose handle is closed reports BrokenPipeException"
-            + " if the last reader closes before it runs again; which event wins needs a decision (see Javadoc)")
     void blockedWriterWhoseHandleIsClosedGetsAsynchronousCloseEvenIfThePipeBreaksNext(Kind kind) throws Exception {
         int rounds = 200;
         int broken = 0;
