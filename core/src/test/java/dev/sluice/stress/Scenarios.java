@@ -157,7 +157,10 @@ final class Scenarios {
 
         /** Whether a writer that has written {@code bytes} of its {@code share} goes on. */
         boolean moreToWrite(long bytes, long share) {
-            return bytes < share || (!seen.enough(chaos, wantPartial, wantReads) && bytes < MAX_OVERRUN * share);
+            // Go on past the share until the chaos has really happened: enough interrupted or timed-out calls,
+            // or at least one resize (on a short run the writers can finish before the resizer first runs).
+            boolean enough = chaos == Chaos.RESIZES ? resized.sum() > 0 : seen.enough(chaos, wantPartial, wantReads);
+            return bytes < share || (!enough && bytes < MAX_OVERRUN * share);
         }
 
         /** Starts the chaos thread, if the chaos needs one. */
