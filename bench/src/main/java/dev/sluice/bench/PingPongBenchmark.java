@@ -1,6 +1,5 @@
 package dev.sluice.bench;
 
-import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -19,7 +18,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A 1-byte token bounced between two threads through two pipes: lmbench {@code lat_pipe}, perf bench sched
- * pipe. The score is the time of one round trip (two wake-ups). Each byte is checked on its way back.
+ * pipe. The score is the time of one round trip (two wake-ups unless a spin catches the token). Each byte is
+ * checked on its way back.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -27,11 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
-public class PingPongBenchmark {
+public abstract class PingPongBenchmark {
     static final int ROUNDS = 1000;
-
-    @Param({"sluice", "nio"})
-    public String pipe;
 
     @Param({"platform", "virtual"})
     public String threads;
@@ -42,10 +39,12 @@ public class PingPongBenchmark {
     private volatile Throwable echoFailure;
     private final byte[] token = new byte[1];
 
+    abstract Transport open() throws Exception;
+
     @Setup(Level.Trial)
-    public void setUp() throws IOException {
-        there = Transport.open(pipe);
-        back = Transport.open(pipe);
+    public void setUp() throws Exception {
+        there = open();
+        back = open();
         echo = Threads.start(threads, () -> {
             byte[] b = new byte[1];
             try {
@@ -81,6 +80,29 @@ public class PingPongBenchmark {
         back.close();
         if (echoFailure != null) {
             throw new IllegalStateException("echo thread failed", echoFailure);
+        }
+    }
+
+    /** Sluice's in-process pipe; the wake policy does not matter for one byte, the lock and the spin do. */
+    public static class Sluice extends PingPongBenchmark {
+        @Param({"mutex", "spin"})
+        public String lock;
+
+        /** Microseconds a waiting thread spins before it parks. */
+        @Param({"0", "5", "20", "50"})
+        public String spinMicros;
+
+        @Override
+        Transport open() {
+            return Transport.sluice(SluiceConfig.options("full-and-freed", lock, spinMicros));
+        }
+    }
+
+    /** The kernel pipe, through {@code java.nio.channels.Pipe}. */
+    public static class Nio extends PingPongBenchmark {
+        @Override
+        Transport open() throws Exception {
+            return Transport.nio();
         }
     }
 }

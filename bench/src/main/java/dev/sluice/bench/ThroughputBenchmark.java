@@ -1,6 +1,5 @@
 package dev.sluice.bench;
 
-import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -24,7 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * and the score is in bytes per microsecond, that is MB/s (divide by 1000 for GB/s).
  *
  * <p>The reader runs for the whole trial and counts what it gets; at tear-down the count must equal what
- * was written, or the benchmark fails.
+ * was written, or the benchmark fails. Subclasses choose the pipe: {@link Sluice} over every wake policy,
+ * lock strategy and spin, {@link Nio} for the kernel pipe in the same run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -32,12 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
-public class ThroughputBenchmark {
+public abstract class ThroughputBenchmark {
     /** Bytes per invocation. */
     static final int BATCH = 4 << 20;
-
-    @Param({"sluice", "nio"})
-    public String pipe;
 
     @Param({"100", "4096", "65536"})
     public int writeSize;
@@ -52,9 +49,11 @@ public class ThroughputBenchmark {
     private long written;
     private byte[] data;
 
+    abstract Transport open() throws Exception;
+
     @Setup(Level.Trial)
-    public void setUp() throws IOException {
-        transport = Transport.open(pipe);
+    public void setUp() throws Exception {
+        transport = open();
         data = new byte[writeSize];
         for (int i = 0; i < data.length; i++) {
             data[i] = (byte) i;
@@ -98,6 +97,32 @@ public class ThroughputBenchmark {
         }
         if (readBytes.get() != written) {
             throw new IllegalStateException("bytes lost or duplicated: wrote " + written + ", read " + readBytes.get());
+        }
+    }
+
+    /** Sluice's in-process pipe, over every wake policy, lock strategy and spin before parking. */
+    public static class Sluice extends ThroughputBenchmark {
+        @Param({"always", "half-empty", "full-at-start", "full-and-freed", "adaptive"})
+        public String policy;
+
+        @Param({"mutex", "spin"})
+        public String lock;
+
+        /** Microseconds a waiting thread spins before it parks. */
+        @Param({"0", "20"})
+        public String spinMicros;
+
+        @Override
+        Transport open() {
+            return Transport.sluice(SluiceConfig.options(policy, lock, spinMicros));
+        }
+    }
+
+    /** The kernel pipe, through {@code java.nio.channels.Pipe}. */
+    public static class Nio extends ThroughputBenchmark {
+        @Override
+        Transport open() throws Exception {
+            return Transport.nio();
         }
     }
 }

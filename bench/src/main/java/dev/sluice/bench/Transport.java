@@ -26,12 +26,14 @@ abstract class Transport implements AutoCloseable {
     @Override
     public abstract void close() throws IOException;
 
-    static Transport open(String kind) throws IOException {
-        return switch (kind) {
-            case "sluice" -> new Sluice(Pipe.open(PipeOptions.defaults()));
-            case "nio" -> new Nio(java.nio.channels.Pipe.open());
-            default -> throw new IllegalArgumentException("unknown pipe kind " + kind + " (sluice, nio)");
-        };
+    /** @return a Sluice pipe with the given options */
+    static Transport sluice(PipeOptions options) {
+        return new Sluice(Pipe.open(options));
+    }
+
+    /** @return a kernel pipe through {@code java.nio.channels.Pipe} */
+    static Transport nio() throws IOException {
+        return new Nio(java.nio.channels.Pipe.open());
     }
 
     /** Sluice through its byte-array API. */
