@@ -4,4 +4,5 @@
 module dev.sluice {
     exports dev.sluice;
     exports dev.sluice.io;
+    exports dev.sluice.policy;
 }
