@@ -87,7 +87,7 @@ final class PipeCore {
         this.options = options;
         this.accounting = options.accounting();
         this.timestamps = options.timestamps();
-        this.lock = PipeLock.of(options.lockStrategy());
+        this.lock = PipeLock.of(options.lockStrategy(), options.spinBeforeParkNanos());
         this.wakePolicy = options.wakePolicy();
         this.readerWakePolicy = options.readerWakePolicy();
         this.exclusive = options.waitDiscipline() == WaitDiscipline.EXCLUSIVE;
@@ -109,6 +109,12 @@ final class PipeCore {
 
     private void lock() {
         lock.lock();
+    }
+
+    /** Publishes the ring's indices to lock-free waiters, then releases the lock: every unlock goes here. */
+    private void unlock() {
+        ring.publish();
+        lock.unlock();
     }
 
     /** Wakes one waiter of {@code q}, or all of them under {@link WaitDiscipline#BROADCAST}. */
@@ -212,7 +218,7 @@ final class PipeCore {
                     int need = wakePolicy.usesWriterNeed()
                             ? WakePolicy.writerNeed(total - done, ring.maxUsage(), PAGE) : 0;
                     boolean wakeReaders = done > storedBeforeSleep && readerWakePolicy.wakeReader(wasEmpty, pollUsed);
-                    lock.unlock();
+                    unlock();
                     try {
                         if (wakeReaders) {
                             wake(rdWait); // what we stored so far must not wait for our return
@@ -246,7 +252,7 @@ final class PipeCore {
                 }
             }
         } finally {
-            lock.unlock();
+            unlock();
         }
         if (done > 0 && readerWakePolicy.wakeReader(wasEmpty, pollUsed)) {
             wake(rdWait);
@@ -333,7 +339,7 @@ final class PipeCore {
                     }
                 }
                 WaitQueue.Outcome outcome;
-                lock.unlock();
+                unlock();
                 try {
                     fireReadiness();
                     outcome = rdWait.await(end.readableCheck, deadline, 0, spinNanos);
@@ -362,7 +368,7 @@ final class PipeCore {
                 }
             }
         } finally {
-            lock.unlock();
+            unlock();
         }
         if (wakeWriter) {
             wake(wrWait);
@@ -415,7 +421,7 @@ final class PipeCore {
             from.ensureOpen();
             readers++;
         } finally {
-            lock.unlock();
+            unlock();
         }
         return new ReadEnd(this, from);
     }
@@ -426,7 +432,7 @@ final class PipeCore {
             from.ensureOpen();
             writers++;
         } finally {
-            lock.unlock();
+            unlock();
         }
         return new WriteEnd(this, from);
     }
@@ -453,7 +459,7 @@ final class PipeCore {
                 }
             }
         } finally {
-            lock.unlock();
+            unlock();
         }
         // Threads blocked on this very handle must see it closed, so wake its side even when other
         // handles remain; a close is rare, and a woken thread that still has to wait just waits again.
@@ -499,7 +505,7 @@ final class PipeCore {
                 pool.setLimit(slots);
             }
         } finally {
-            lock.unlock();
+            unlock();
         }
         wake(wrWait); // more room may exist now (pipe_resize_ring); the baton carries it further
         fireReadiness();
@@ -511,7 +517,7 @@ final class PipeCore {
         try {
             return clamp(ring.queuedBytes());
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -609,7 +615,7 @@ final class PipeCore {
                     readers, writers, Instant.ofEpochMilli(atime), Instant.ofEpochMilli(mtime),
                     Instant.ofEpochMilli(ctime));
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -620,7 +626,7 @@ final class PipeCore {
                     rdWait.wakeups(), wrWait.wakeups(), emptyWakeups, spunWaits, lock.contended(), pool.hits(),
                     pool.allocations(), ring.peakOccupancy());
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -634,7 +640,7 @@ final class PipeCore {
             rdWait.resetCounters();
             wrWait.resetCounters();
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 

@@ -9,9 +9,10 @@ package dev.sluice.policy;
  */
 public enum LockStrategy {
     /**
-     * A {@link java.util.concurrent.locks.ReentrantLock}: a thread that finds the lock held spins briefly
-     * and then parks, like Linux's {@code pipe->mutex} (an optimistic-spinning mutex). Safe under any load,
-     * including more runnable threads than cores. The default.
+     * A {@link java.util.concurrent.locks.ReentrantLock}: a thread that finds the lock held keeps trying
+     * for up to the pipe's {@code spinBeforePark} and then parks, like Linux's {@code pipe->mutex} (an
+     * optimistic-spinning mutex). Safe under any load, including more runnable threads than cores. The
+     * default.
      */
     MUTEX("mutex"),
 

@@ -45,6 +45,8 @@ public final class PageRing {
 
     /** head in the high 32 bits, tail in the low 32 bits; written only under the pipe's lock. */
     private volatile long index;
+    /** The last value stored to {@link #index}, kept in a plain field to skip stores that change nothing. */
+    private long published;
 
     /**
      * @param slots number of slots, a power of two in [1, {@link #MAX_SLOTS}]
@@ -102,8 +104,16 @@ public final class PageRing {
         return headOf(index) - tailOf(index);
     }
 
-    private void publish() {
-        index = ((long) head << 32) | (tail & 0xFFFF_FFFFL);
+    /**
+     * Makes the current head and tail visible to lock-free readers of {@link #index()}, with one volatile
+     * store, and only if they changed since the last time. Call with the lock held, before releasing it.
+     */
+    public void publish() {
+        long now = ((long) head << 32) | (tail & 0xFFFF_FFFFL);
+        if (now != published) {
+            published = now;
+            index = now;
+        }
     }
 
     // ---- state (lock held) ------------------------------------------------------------------------
@@ -196,7 +206,6 @@ public final class PageRing {
         if (occ > peakOccupancy) {
             peakOccupancy = occ;
         }
-        publish();
     }
 
     // ---- reading ----------------------------------------------------------------------------------
@@ -227,7 +236,6 @@ public final class PageRing {
         pool.give(buf.page);
         buf.clear();
         tail++;
-        publish();
     }
 
     // ---- resizing ---------------------------------------------------------------------------------

@@ -14,10 +14,15 @@ import java.util.concurrent.locks.ReentrantLock;
 public abstract sealed class PipeLock permits PipeLock.Mutex, PipeLock.Spin {
     private long contended;
 
-    /** @return a lock of the given strategy */
-    public static PipeLock of(LockStrategy strategy) {
+    /**
+     * @param strategy  mutex or spin lock
+     * @param spinNanos for the mutex: how long a thread that finds the lock held keeps trying before it
+     *                  parks (the optimistic spinning of Linux's mutex; 0 parks at once)
+     * @return a lock of the given strategy
+     */
+    public static PipeLock of(LockStrategy strategy, long spinNanos) {
         return switch (strategy) {
-            case MUTEX -> new Mutex();
+            case MUTEX -> new Mutex(spinNanos);
             case SPIN -> new Spin();
         };
     }
@@ -48,9 +53,18 @@ public abstract sealed class PipeLock permits PipeLock.Mutex, PipeLock.Spin {
         contended = 0;
     }
 
-    /** {@link LockStrategy#MUTEX}: a non-fair {@link ReentrantLock}. */
+    /**
+     * {@link LockStrategy#MUTEX}: a non-fair {@link ReentrantLock}, tried in a bounded spin before parking.
+     * Critical sections are a copy of at most a caller's buffer, a few microseconds; parking and being woken
+     * costs tens of microseconds on a virtual machine, so a holder that is running is worth waiting out.
+     */
     static final class Mutex extends PipeLock {
         private final ReentrantLock lock = new ReentrantLock();
+        private final long spinNanos;
+
+        Mutex(long spinNanos) {
+            this.spinNanos = spinNanos;
+        }
 
         @Override
         public boolean tryLock() {
@@ -59,6 +73,18 @@ public abstract sealed class PipeLock permits PipeLock.Mutex, PipeLock.Spin {
 
         @Override
         void lockSlow() {
+            if (spinNanos > 0) {
+                long start = System.nanoTime();
+                for (int i = 1; ; i++) {
+                    Thread.onSpinWait();
+                    if (!lock.isLocked() && lock.tryLock()) {
+                        return;
+                    }
+                    if ((i & 63) == 0 && System.nanoTime() - start >= spinNanos) {
+                        break;
+                    }
+                }
+            }
             lock.lock();
         }
 

@@ -20,6 +20,7 @@ class PageRingTest {
         for (int i = 0; i < n; i++) {
             ring.push(ring.takePage(), PageRing.PAGE_SIZE, PipeBuffer.FLAG_CAN_MERGE);
         }
+        ring.publish();
     }
 
     @ParameterizedTest(name = "indices starting at {0}")
@@ -35,6 +36,8 @@ class PageRingTest {
                 PipeBuffer b = ring.tailBuffer();
                 ring.consumed(b, b.length());
                 ring.releaseTail();
+                assertThat(PageRing.occupancyOf(ring.index())).as("not yet published").isEqualTo(i);
+                ring.publish();
                 assertThat(PageRing.occupancyOf(ring.index())).isEqualTo(i - 1);
             }
             assertThat(ring.isEmpty()).isTrue();
