@@ -145,12 +145,12 @@ class PolicyBehaviourTest {
         for (WaitDiscipline d : WaitDiscipline.values()) {
             Pipe p = Pipe.open(PipeOptions.builder().waitDiscipline(d).spinBeforePark(Duration.ZERO).build());
             int readers = 4;
-            @SuppressWarnings("unchecked")
-            Running<byte[]>[] rs = new Running[readers];
+            java.util.List<Running<byte[]>> rs = new java.util.ArrayList<>();
             for (int i = 0; i < readers; i++) {
                 ReadEnd end = p.reader().dup();
-                rs[i] = start(kind, () -> readFully(end, 1));
-                ConformanceSupport.awaitBlockedReading(rs[i].thread(), p, i + 1);
+                Running<byte[]> r = start(kind, () -> readFully(end, 1));
+                rs.add(r);
+                ConformanceSupport.awaitBlockedReading(r.thread(), p, i + 1);
             }
             p.writer().write(new byte[] {42}); // empty -> non-empty
             long sent = p.counters().readerWakeups();
@@ -168,19 +168,18 @@ class PolicyBehaviourTest {
         Pipe p = Pipe.open(PipeOptions.builder().lockStrategy(lock).capacity(PAGE).build());
         int writers = 4;
         int perWriter = 2000;
-        @SuppressWarnings("unchecked")
-        Running<Integer>[] ws = new Running[writers];
+        java.util.List<Running<Integer>> ws = new java.util.ArrayList<>();
         for (int i = 0; i < writers; i++) {
             WriteEnd end = p.writer().dup();
             int id = i;
-            ws[i] = start(ThreadKind.VIRTUAL, () -> {
+            ws.add(start(ThreadKind.VIRTUAL, () -> {
                 try (end) {
                     for (int k = 0; k < perWriter; k++) {
                         end.write(filled(10, id));
                     }
                 }
                 return perWriter;
-            });
+            }));
         }
         p.writer().close();
         int[] seen = new int[writers];
@@ -191,7 +190,7 @@ class PolicyBehaviourTest {
             seen[rec[0]]++;
         }
         for (int i = 0; i < writers; i++) {
-            assertThat(ws[i].join()).isEqualTo(perWriter);
+            assertThat(ws.get(i).join()).isEqualTo(perWriter);
             assertThat(seen[i]).isEqualTo(perWriter);
         }
     }
