@@ -637,11 +637,13 @@ final class PipeCore {
             lock.resetContended();
             pool.resetCounters();
             ring.resetPeak();
-            rdWait.resetCounters();
-            wrWait.resetCounters();
         } finally {
             unlock();
         }
+        // Outside the pipe's lock: nothing that can block may run inside it (with a spin lock, a holder
+        // parked on another lock would leave every other thread spinning).
+        rdWait.resetCounters();
+        wrWait.resetCounters();
     }
 
     int readers() {

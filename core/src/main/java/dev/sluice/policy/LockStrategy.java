@@ -17,8 +17,9 @@ public enum LockStrategy {
     MUTEX("mutex"),
 
     /**
-     * A spin lock: a thread that finds the lock held spins, yielding the CPU between rounds, and never
-     * parks. Cheaper hand-over when critical sections are short and threads few (the 2023 spinlock-versus-
+     * A spin lock: a thread that finds the lock held spins, yielding the CPU between rounds, and only after
+     * a long fruitless spin naps for microseconds at a time (so virtual threads cannot starve the holder of
+     * a carrier). Cheaper hand-over when critical sections are short and threads few (the 2023 spinlock-versus-
      * mutex thread measured about 3 % on UnixBench's pipe test); wasteful when the holder is descheduled,
      * which on a 2-core machine with many threads is often.
      */

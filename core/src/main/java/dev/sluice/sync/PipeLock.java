@@ -96,11 +96,15 @@ public abstract sealed class PipeLock permits PipeLock.Mutex, PipeLock.Spin {
 
     /**
      * {@link LockStrategy#SPIN}: test-and-test-and-set, spinning with {@link Thread#onSpinWait()} and yielding
-     * between rounds so that a descheduled holder (or, for virtual threads, one waiting for a carrier) gets
-     * the CPU back. Never parks: critical sections are a copy of at most the caller's buffer.
+     * between rounds so that a descheduled holder gets the CPU back. After many fruitless rounds it naps for
+     * a few microseconds at a time: yielding alone is not enough for virtual threads, whose yield can put
+     * the spinner straight back on its carrier and starve the holder of one (the policy matrix found that
+     * livelock on two carriers).
      */
     static final class Spin extends PipeLock {
         private static final int SPINS_PER_YIELD = 128;
+        private static final int YIELDS_BEFORE_NAPPING = 64;
+        private static final long MAX_NAP_NANOS = 50_000;
         private final AtomicInteger state = new AtomicInteger();
 
         @Override
@@ -111,11 +115,16 @@ public abstract sealed class PipeLock permits PipeLock.Mutex, PipeLock.Spin {
         @Override
         void lockSlow() {
             int spins = 0;
+            int yields = 0;
+            long nap = 1_000;
             while (!tryLock()) {
-                if (++spins % SPINS_PER_YIELD == 0) {
+                if (++spins % SPINS_PER_YIELD != 0) {
+                    Thread.onSpinWait();
+                } else if (++yields < YIELDS_BEFORE_NAPPING) {
                     Thread.yield();
                 } else {
-                    Thread.onSpinWait();
+                    java.util.concurrent.locks.LockSupport.parkNanos(this, nap);
+                    nap = Math.min(nap * 2, MAX_NAP_NANOS);
                 }
             }
         }

@@ -59,8 +59,12 @@ public final class WaitQueue {
     private Waiter free;
     /** Queued waiters; read without the lock so that a waker with nobody to wake pays one load. */
     private volatile int queued;
-    private long wakeups;
-    private long waits;
+    /** The head waiter's tag, published for {@link #firstTag()}. */
+    private volatile int firstTag;
+    // Written under this queue's lock; read without it (a racy but untorn snapshot of a long on 64-bit
+    // VMs is not guaranteed by the JLS, hence volatile), so statistics never block.
+    private volatile long wakeups;
+    private volatile long waits;
 
     /** @return whether any thread is queued (a racy hint, exact under the waker's protocol above) */
     public boolean hasWaiters() {
@@ -154,17 +158,17 @@ public final class WaitQueue {
         }
     }
 
-    /** @return the tag of the longest-waiting thread, or 0 if none waits */
+    /**
+     * @return the tag of the longest-waiting thread, or 0 if none waits. Lock-free (one volatile load), so
+     *         a thread holding the pipe's lock can ask without ever blocking inside its critical section.
+     */
     public int firstTag() {
-        if (queued == 0) {
-            return 0;
-        }
-        lock.lock();
-        try {
-            return first == null ? 0 : first.tag;
-        } finally {
-            lock.unlock();
-        }
+        return firstTag;
+    }
+
+    /** Keeps {@link #firstTag} equal to the head waiter's tag; called with this queue's lock held. */
+    private void headChanged() {
+        firstTag = first == null ? 0 : first.tag;
     }
 
     private Waiter enqueue(int tag) {
@@ -189,6 +193,9 @@ public final class WaitQueue {
                 last.next = w;
             }
             last = w;
+            if (first == w) {
+                headChanged();
+            }
             waits++;
             queued++; // volatile write: the waiter's half of the protocol, before it tests the condition
             return w;
@@ -230,6 +237,7 @@ public final class WaitQueue {
         w.next = null;
         w.queued = false;
         queued--;
+        headChanged();
     }
 
     /** Wakes the longest-waiting thread, if any. @return how many threads were woken (0 or 1) */
@@ -278,22 +286,12 @@ public final class WaitQueue {
 
     /** @return wake-ups delivered since the last reset */
     public long wakeups() {
-        lock.lock();
-        try {
-            return wakeups;
-        } finally {
-            lock.unlock();
-        }
+        return wakeups;
     }
 
     /** @return times a thread started waiting since the last reset */
     public long waits() {
-        lock.lock();
-        try {
-            return waits;
-        } finally {
-            lock.unlock();
-        }
+        return waits;
     }
 
     /** Zeroes {@link #wakeups()} and {@link #waits()}. */
