@@ -645,12 +645,4 @@ final class PipeCore {
         rdWait.resetCounters();
         wrWait.resetCounters();
     }
-
-    int readers() {
-        return readers;
-    }
-
-    int writers() {
-        return writers;
-    }
 }
