@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.testing.TestPipes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.fail;
@@ -38,7 +40,7 @@ final class ConformanceSupport {
 
     /** Opens the pipe under test. */
     static Pipe open(PipeOptions options) {
-        return Pipe.open(options);
+        return TestPipes.open(options);
     }
 
     /**

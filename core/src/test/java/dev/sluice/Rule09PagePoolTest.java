@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.testing.TestPipes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -187,7 +189,7 @@ class Rule09PagePoolTest {
     @ParameterizedTest(name = "{0}, {1} bytes")
     @MethodSource("paths")
     void steadyWriteReadPairsAllocateNothing(Path path, int size) throws IOException {
-        Pipe p = Pipe.open(PipeOptions.builder().timestamps(path == Path.BYTE_ARRAY_WITH_TIMESTAMPS).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().timestamps(path == Path.BYTE_ARRAY_WITH_TIMESTAMPS).build());
         byte[] data = FeatureSupport.randomBytes(size, size * 31L + path.ordinal());
         List<Runnable> checks = new ArrayList<>();
         Op op = path.op(p, size, data, checks);
@@ -216,7 +218,7 @@ class Rule09PagePoolTest {
 
     @Test
     void withoutAPoolEveryWriteAllocatesAPageAndTheProbeSeesIt() throws IOException {
-        Pipe p = Pipe.open(PipeOptions.builder().poolPages(0).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().poolPages(0).build());
         byte[] data = FeatureSupport.randomBytes(100, 9);
         Op op = Path.BYTE_ARRAY.op(p, 100, data, new ArrayList<>());
         allocatedBy(op, 20_000);
@@ -232,7 +234,7 @@ class Rule09PagePoolTest {
 
     @Test
     void aTwoPagePoolLikeTheKernelsReusesTwoPagesPerBurstAndAllocatesTheRest() throws IOException {
-        Pipe p = Pipe.open(PipeOptions.builder().poolPages(2).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().poolPages(2).build());
         byte[] data = FeatureSupport.randomBytes(PipeOptions.DEFAULT_CAPACITY, 3);
         byte[] dst = new byte[data.length];
         int cycles = 10;
@@ -249,7 +251,7 @@ class Rule09PagePoolTest {
 
     @Test
     void thePoolFollowsTheRingWhenTheCapacityGrows() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         assertThat(p.setCapacity(256 * 1024)).isEqualTo(256 * 1024);
         byte[] data = FeatureSupport.randomBytes(256 * 1024, 5);
         byte[] dst = new byte[data.length];
@@ -265,7 +267,7 @@ class Rule09PagePoolTest {
     @Test
     void pagesAreReusedInsteadOfAllocatedAcrossManySmallWritesThatMerge() throws IOException {
         // 16 one-byte writes merge into one page (linux-pipe.md §1.6), so a full cycle takes one page.
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         byte[] one = {42};
         byte[] dst = new byte[64];
         for (int cycle = 0; cycle < 1000; cycle++) {

@@ -4,6 +4,7 @@ import static dev.sluice.FeatureSupport.awaitClockPast;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.testing.TestPipes;
 import dev.sluice.FeatureSupport.ThreadKind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,7 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class Rule10TimestampsTest {
 
     private static Pipe timestamped() {
-        return Pipe.open(PipeOptions.builder().timestamps(true).build());
+        return TestPipes.open(PipeOptions.builder().timestamps(true).build());
     }
 
     private static Instant now() {
@@ -114,7 +115,7 @@ class Rule10TimestampsTest {
 
     @Test
     void callsThatMoveNothingChangeNoTime() throws IOException {
-        Pipe p = Pipe.open(PipeOptions.builder().timestamps(true).capacity(Pipe.PAGE_SIZE).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().timestamps(true).capacity(Pipe.PAGE_SIZE).build());
         p.writer().setNonBlocking(true);
         assertThat(p.writer().write(new byte[Pipe.PAGE_SIZE])).isEqualTo(Pipe.PAGE_SIZE);
         PipeStat s0 = p.stat();
@@ -150,7 +151,7 @@ class Rule10TimestampsTest {
 
     @Test
     void aWriteThatFitsOnlyPartlyStillCountsAsAWrite() throws IOException {
-        Pipe p = Pipe.open(PipeOptions.builder().timestamps(true).capacity(Pipe.PAGE_SIZE).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().timestamps(true).capacity(Pipe.PAGE_SIZE).build());
         p.writer().setNonBlocking(true);
         PipeStat s0 = p.stat();
         awaitClockPast(s0.lastWrite());
@@ -162,7 +163,7 @@ class Rule10TimestampsTest {
     @Test
     void withTimestampsOffTheTimesStayAtCreationAfterReadsAndWrites() throws IOException {
         Instant before = now();
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         Instant after = now();
         assertThat(p.options().timestamps()).as("off by default, like anonymous pipes since 6.15").isFalse();
         PipeStat s0 = p.stat();

@@ -3,6 +3,7 @@ package dev.sluice;
 import static dev.sluice.FeatureSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.TestPipes;
 import dev.sluice.FeatureSupport.ThreadKind;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,17 +29,17 @@ import org.junit.jupiter.params.provider.EnumSource;
 class Rule11PacketModeTest {
 
     private static Pipe packetPipe() {
-        return Pipe.open(PipeOptions.builder().packetMode(true).build());
+        return TestPipes.open(PipeOptions.builder().packetMode(true).build());
     }
 
     private static Pipe nonBlockingPacketPipe() {
-        return Pipe.open(PipeOptions.builder().packetMode(true).nonBlocking(true).build());
+        return TestPipes.open(PipeOptions.builder().packetMode(true).nonBlocking(true).build());
     }
 
     @Test
     void theOptionAndTheSetterBothTurnPacketModeOn() throws IOException {
         assertThat(packetPipe().writer().isPacketMode()).isTrue();
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         assertThat(p.writer().isPacketMode()).isFalse();
         p.writer().setPacketMode(true);
         assertThat(p.writer().isPacketMode()).isTrue();
@@ -145,7 +146,7 @@ class Rule11PacketModeTest {
         assertThat(p.stat().slotsUsed()).as("3 one-byte packets take 3 slots").isEqualTo(3);
         assertThat(p.stat().bytesQueued()).isEqualTo(3);
 
-        Pipe normal = Pipe.open();
+        Pipe normal = TestPipes.open();
         for (int i = 0; i < 3; i++) {
             normal.writer().write(new byte[] {(byte) i});
         }
@@ -170,7 +171,7 @@ class Rule11PacketModeTest {
 
     @Test
     void aNormalWriteNeverMergesIntoAPacketButAPacketWriteJoinsANormalPage() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.writer().setPacketMode(true);
         p.writer().write(new byte[] {3, 4});        // packet: its own slot
         p.writer().setPacketMode(false);
@@ -188,7 +189,7 @@ class Rule11PacketModeTest {
 
     @Test
     void aShortReadThatEndsInsideNormalBytesDoesNotReachThePacket() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.writer().write(new byte[] {1, 2, 3});
         p.writer().setPacketMode(true);
         byte[] packet = new byte[Pipe.PIPE_BUF]; // a whole page: nothing to merge, so it is a packet

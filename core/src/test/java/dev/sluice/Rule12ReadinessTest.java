@@ -4,6 +4,7 @@ import static dev.sluice.FeatureSupport.BOUND;
 import static dev.sluice.FeatureSupport.fillWithPages;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.TestPipes;
 import dev.sluice.FeatureSupport.ThreadKind;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ class Rule12ReadinessTest {
 
     @Test
     void aNewPipeIsWritableAndNotReadable() {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         Readiness r = p.reader().poll();
         assertThat(r.readable()).isFalse();
         assertThat(r.hungUp()).isFalse();
@@ -56,7 +57,7 @@ class Rule12ReadinessTest {
 
     @Test
     void theReadEndIsReadableExactlyWhileDataIsQueued() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.writer().write(new byte[] {1});
         assertThat(p.reader().poll().readable()).isTrue();
         assertThat(p.reader().poll().linuxPollMask()).isEqualTo(POLLIN);
@@ -67,7 +68,7 @@ class Rule12ReadinessTest {
 
     @Test
     void theReadEndHangsUpOnlyWhenTheLastWriterCloses() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         WriteEnd second = p.writer().dup();
         second.write(new byte[] {1, 2});
         p.writer().close();
@@ -83,7 +84,7 @@ class Rule12ReadinessTest {
 
     @Test
     void aFullRingWithMergeRoomInItsLastPageIsNotWritableThoughAOneByteWriteSucceeds() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         WriteEnd w = p.writer();
         w.setNonBlocking(true);
         // 15 full pages and 1 byte: 16 slots, and 4095 bytes of room in the last page.
@@ -101,7 +102,7 @@ class Rule12ReadinessTest {
 
     @Test
     void fifteenUsedSlotsLeaveTheWriteEndWritable() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.writer().write(new byte[15 * Pipe.PAGE_SIZE]);
         assertThat(p.writer().poll().writable()).isTrue();
         p.writer().write(new byte[1]);
@@ -110,7 +111,7 @@ class Rule12ReadinessTest {
 
     @Test
     void readingPartOfAPageOfAFullRingDoesNotMakeItWritableButFreeingASlotDoes() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         assertThat(fillWithPages(p.writer())).isEqualTo(PipeOptions.DEFAULT_CAPACITY);
         assertThat(p.reader().read(new byte[Pipe.PAGE_SIZE - 1])).isEqualTo(Pipe.PAGE_SIZE - 1);
         assertThat(p.writer().poll().writable()).isFalse();
@@ -120,7 +121,7 @@ class Rule12ReadinessTest {
 
     @Test
     void growingAFullPipeMakesItWritable() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         fillWithPages(p.writer());
         assertThat(p.writer().poll().writable()).isFalse();
         p.setCapacity(2 * PipeOptions.DEFAULT_CAPACITY);
@@ -129,7 +130,7 @@ class Rule12ReadinessTest {
 
     @Test
     void theWriteEndReportsAnErrorOnlyWhenTheLastReaderCloses() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         ReadEnd second = p.reader().dup();
         p.reader().close();
         assertThat(p.writer().poll().error()).isFalse();
@@ -142,7 +143,7 @@ class Rule12ReadinessTest {
 
     @Test
     void aFullPipeWithoutReadersReportsOnlyTheError() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         fillWithPages(p.writer());
         p.reader().close();
         assertThat(p.writer().poll().linuxPollMask()).isEqualTo(POLLERR);
@@ -150,7 +151,7 @@ class Rule12ReadinessTest {
 
     @Test
     void aClosedHandlePollsInvalidAndNothingElse() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.writer().write(new byte[] {1});
         ReadEnd r2 = p.reader().dup();
         p.reader().close();
@@ -187,7 +188,7 @@ class Rule12ReadinessTest {
 
     @Test
     void whenReadyCompletesAtOnceIfAlreadyReady() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         CompletableFuture<Readiness> w = p.writer().whenReady();
         assertThat(w).isDone();
         assertThat(w.join().writable()).isTrue();
@@ -203,14 +204,14 @@ class Rule12ReadinessTest {
 
     @Test
     void whenReadyOnAClosedHandleCompletesAtOnceAsInvalid() {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.reader().close();
         assertThat(p.reader().whenReady().join().invalid()).isTrue();
     }
 
     @Test
     void whenReadyIsOneShot() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.writer().write(new byte[] {1});
         assertThat(p.reader().whenReady()).isDone();
         p.reader().read(new byte[1]);
@@ -223,7 +224,7 @@ class Rule12ReadinessTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void aWriteFromAnotherThreadCompletesTheReadersFuture(ThreadKind kind) throws Exception {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         List<CompletableFuture<Readiness>> futures = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             futures.add(p.reader().whenReady());
@@ -240,7 +241,7 @@ class Rule12ReadinessTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void aThreadWaitingOnTheFutureWakesWhenDataArrives(ThreadKind kind) throws Exception {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         var waiter = kind.call("waiter", () -> {
             Readiness r = p.reader().whenReady().get();
             byte[] b = new byte[4];
@@ -255,7 +256,7 @@ class Rule12ReadinessTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void aWriterBlockedOnAFullPipeHasAlreadyMadeTheReadersFutureComplete(ThreadKind kind) throws Exception {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         CompletableFuture<Readiness> f = p.reader().whenReady();
         var writer = kind.call("writer", () -> p.writer().write(new byte[2 * PipeOptions.DEFAULT_CAPACITY]))
                 .awaitBlocked();
@@ -272,7 +273,7 @@ class Rule12ReadinessTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void theWritersFutureCompletesOnlyWhenAReadFreesASlot(ThreadKind kind) throws Exception {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         fillWithPages(p.writer());
         CompletableFuture<Readiness> f = p.writer().whenReady();
         assertThat(f).isNotDone();
@@ -287,7 +288,7 @@ class Rule12ReadinessTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void aThreadWaitingForRoomWakesWhenASlotIsFreed(ThreadKind kind) throws Exception {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         fillWithPages(p.writer());
         var waiter = kind.call("waiter", () -> {
             Readiness r = p.writer().whenReady().get();
@@ -301,7 +302,7 @@ class Rule12ReadinessTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void theLastWriterClosingCompletesTheReadersFutureWithHangUp(ThreadKind kind) throws Exception {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         WriteEnd second = p.writer().dup();
         CompletableFuture<Readiness> f = p.reader().whenReady();
         kind.run("closer", () -> p.writer().close()).join();
@@ -316,7 +317,7 @@ class Rule12ReadinessTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void theLastReaderClosingCompletesTheWritersFutureWithError(ThreadKind kind) throws Exception {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         fillWithPages(p.writer());
         CompletableFuture<Readiness> f = p.writer().whenReady();
         assertThat(f).isNotDone();
@@ -329,7 +330,7 @@ class Rule12ReadinessTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void closingTheHandleCompletesItsOwnFutureAsInvalid(ThreadKind kind) throws Exception {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         ReadEnd other = p.reader().dup();
         CompletableFuture<Readiness> mine = p.reader().whenReady();
         CompletableFuture<Readiness> theirs = other.whenReady();
@@ -355,7 +356,7 @@ class Rule12ReadinessTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void everyFutureCompletesWithAReadinessThatIsReady(ThreadKind kind) throws Exception {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.reader().setNonBlocking(true);
         List<CompletableFuture<Readiness>> futures = new ArrayList<>();
         List<CompletableFuture<Integer>> drained = new ArrayList<>();

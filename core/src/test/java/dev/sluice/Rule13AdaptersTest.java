@@ -5,6 +5,7 @@ import static dev.sluice.FeatureSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.testing.TestPipes;
 import dev.sluice.FeatureSupport.ThreadKind;
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,7 +68,7 @@ class Rule13AdaptersTest {
     @EnumSource(ThreadKind.class)
     void fiveMegabytesOfRandomDataRoundTripThroughTheStreamsInRandomChunks(ThreadKind kind) throws Exception {
         byte[] data = randomBytes(5 * 1024 * 1024, 2024);
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         var writer = kind.run("stream-writer", () -> {
             SplittableRandom rnd = new SplittableRandom(1);
             try (OutputStream out = p.writer().asOutputStream()) {
@@ -116,7 +117,7 @@ class Rule13AdaptersTest {
 
     @Test
     void singleByteWritesTakeTheLowEightBitsAndReadsReturnThemUnsigned() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         OutputStream out = p.writer().asOutputStream();
         InputStream in = p.reader().asInputStream();
         int[] values = {0, 1, 127, 128, 255, 256, -1, 0x1234};
@@ -135,7 +136,7 @@ class Rule13AdaptersTest {
 
     @Test
     void availableIsTheNumberOfQueuedBytes() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         InputStream in = p.reader().asInputStream();
         assertThat(in.available()).isZero();
         p.writer().write(new byte[5000]);
@@ -151,7 +152,7 @@ class Rule13AdaptersTest {
 
     @Test
     void theStreamsRefuseANonblockingHandleAndLeaveThePipeAsItWas() throws IOException {
-        Pipe p = Pipe.open(PipeOptions.builder().nonBlocking(true).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().nonBlocking(true).build());
         p.writer().write(new byte[] {1, 2, 3});
         InputStream in = p.reader().asInputStream();
         OutputStream out = p.writer().asOutputStream();
@@ -173,7 +174,7 @@ class Rule13AdaptersTest {
 
     @Test
     void closingAStreamClosesItsHandle() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         OutputStream out = p.writer().asOutputStream();
         out.write(new byte[] {1, 2});
         out.close();
@@ -193,7 +194,7 @@ class Rule13AdaptersTest {
 
     @Test
     void closingTheInputStreamBreaksThePipeForTheWriter() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.reader().asInputStream().close();
         OutputStream out = p.writer().asOutputStream();
         assertThatThrownBy(() -> out.write(1)).isInstanceOf(BrokenPipeException.class);
@@ -203,7 +204,7 @@ class Rule13AdaptersTest {
     @EnumSource(ThreadKind.class)
     void jdkChannelStreamsInteroperate(ThreadKind kind) throws Exception {
         byte[] data = randomBytes(1 << 20, 77);
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         var writer = kind.run("channel-writer", () -> {
             try (OutputStream out = Channels.newOutputStream(p.writer())) {
                 for (int off = 0; off < data.length; off += 7777) {
@@ -225,7 +226,7 @@ class Rule13AdaptersTest {
 
     @Test
     void aScatteringReadFillsTheBuffersInOrder() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.writer().write(sequence(10, 0));
         ByteBuffer a = ByteBuffer.allocate(3);
         ByteBuffer b = ByteBuffer.allocateDirect(4);
@@ -243,7 +244,7 @@ class Rule13AdaptersTest {
 
     @Test
     void aScatteringReadUsesOnlyItsRangeAndEachBuffersRemaining() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.writer().write(sequence(100, 0));
         ByteBuffer outside = ByteBuffer.allocate(8);
         ByteBuffer full = ByteBuffer.allocate(4).position(4);
@@ -265,7 +266,7 @@ class Rule13AdaptersTest {
 
     @Test
     void aScatteringReadReturnsWhatIsQueuedAndMinusOneAtEndOfStream() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.writer().write(sequence(5, 0));
         ByteBuffer[] dsts = {ByteBuffer.allocate(4), ByteBuffer.allocate(4)};
         assertThat(p.reader().read(dsts)).isEqualTo(5);
@@ -276,7 +277,7 @@ class Rule13AdaptersTest {
 
     @Test
     void aGatheringWriteTakesTheBuffersInOrderFromTheirPositions() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         ByteBuffer a = ByteBuffer.wrap(sequence(10, 0)).position(7);                 // 7, 8, 9
         ByteBuffer b = ByteBuffer.allocateDirect(5).put(sequence(5, 10)).flip();     // 10..14
         ByteBuffer c = ByteBuffer.wrap(sequence(10, 15)).limit(2).asReadOnlyBuffer(); // 15, 16
@@ -293,7 +294,7 @@ class Rule13AdaptersTest {
 
     @Test
     void heapAndDirectBuffersRoundTripWithNonZeroPositions() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         byte[] data = randomBytes(70_000, 5);
         ByteBuffer src = ByteBuffer.allocateDirect(80_000).position(3000);
         src.put(data).flip().position(3000);
@@ -317,7 +318,7 @@ class Rule13AdaptersTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void gatheringWritesOfAtMostPipeBufAreAtomicAmongConcurrentWriters(ThreadKind kind) throws Exception {
-        Pipe p = Pipe.open(PipeOptions.builder().capacity(4 * Pipe.PAGE_SIZE).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().capacity(4 * Pipe.PAGE_SIZE).build());
         int writers = 4;
         int records = 300;
         List<FeatureSupport.Helper<Void>> helpers = new ArrayList<>();
@@ -394,10 +395,10 @@ class Rule13AdaptersTest {
         List<Pipe> pipes = new ArrayList<>();
         List<FeatureSupport.Helper<Integer>> blocked = new ArrayList<>();
         for (int i = 0; i < each; i++) {
-            Pipe r = Pipe.open();
+            Pipe r = TestPipes.open();
             pipes.add(r);
             blocked.add(ThreadKind.VIRTUAL.call("blocked-reader-" + i, () -> r.reader().read(new byte[16])));
-            Pipe w = Pipe.open(PipeOptions.builder().capacity(Pipe.PAGE_SIZE).build());
+            Pipe w = TestPipes.open(PipeOptions.builder().capacity(Pipe.PAGE_SIZE).build());
             pipes.add(w);
             blocked.add(ThreadKind.VIRTUAL.call("blocked-writer-" + i,
                     () -> w.writer().write(new byte[2 * Pipe.PAGE_SIZE])));
@@ -406,8 +407,8 @@ class Rule13AdaptersTest {
             b.awaitBlocked();
         }
 
-        Pipe ping = Pipe.open();
-        Pipe pong = Pipe.open();
+        Pipe ping = TestPipes.open();
+        Pipe pong = TestPipes.open();
         var echo = kind.call("echo", () -> {
             byte[] b = new byte[1];
             for (int i = 0; i < 100; i++) {
@@ -468,7 +469,7 @@ class Rule13AdaptersTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void blockingReadsAndWritesOfVirtualThreadsRecordNoPinning(ThreadKind peer) throws Exception {
-        Pipe p = Pipe.open(PipeOptions.builder().capacity(Pipe.PAGE_SIZE).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().capacity(Pipe.PAGE_SIZE).build());
         byte[] data = randomBytes(64 * Pipe.PAGE_SIZE + 123, 8);
         List<RecordedEvent> pinned = pinnedEventsDuring(() -> {
             // A virtual reader against a writer of the other kind, then a virtual writer against a reader.
@@ -514,7 +515,7 @@ class Rule13AdaptersTest {
      */
     @Test
     void theJfrPinningProbeSeesABlockingReadInsideAClassInitializer() throws Exception {
-        classInitPipe = Pipe.open();
+        classInitPipe = TestPipes.open();
         List<RecordedEvent> pinned = pinnedEventsDuring(() -> {
             var v = ThreadKind.VIRTUAL.call("pinned", () -> ReadsInItsInitializer.READ);
             v.awaitBlocked();

@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.testing.TestPipes;
+
 import static dev.sluice.FeatureSupport.drain;
 import static dev.sluice.FeatureSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,7 +46,7 @@ class Rule14BadInputTest {
 
     /** A pipe with {@link #CONTENT} queued, spare handles on both sides, and some buffers. */
     static final class Fixture {
-        final Pipe pipe = Pipe.open();
+        final Pipe pipe = TestPipes.open();
         final ReadEnd reader = pipe.reader();
         final WriteEnd writer = pipe.writer();
         final ReadEnd spareReader;
@@ -283,7 +285,7 @@ class Rule14BadInputTest {
         for (int[] c : cases) {
             assertThat(PipeOptions.builder().capacity(c[0]).build().capacity()).as("capacity(%d)", c[0])
                     .isEqualTo(c[1]);
-            Pipe p = Pipe.open();
+            Pipe p = TestPipes.open();
             assertThat(p.setCapacity(c[0])).as("setCapacity(%d)", c[0]).isEqualTo(c[1]);
             assertThat(p.capacity()).isEqualTo(c[1]);
             assertThat(p.stat().slots()).isEqualTo(c[1] / Pipe.PAGE_SIZE);
@@ -295,7 +297,7 @@ class Rule14BadInputTest {
 
     @Test
     void aZeroCapacityPipeIsOnePageAndWorks() throws IOException {
-        Pipe p = Pipe.open(PipeOptions.builder().capacity(0).nonBlocking(true).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().capacity(0).nonBlocking(true).build());
         assertThat(p.capacity()).isEqualTo(Pipe.PAGE_SIZE);
         assertThat(p.writer().write(new byte[5000])).as("one page fits, then EAGAIN").isEqualTo(Pipe.PAGE_SIZE);
         assertThat(p.writer().poll().writable()).isFalse();
@@ -314,13 +316,13 @@ class Rule14BadInputTest {
 
     @Test
     void openingWithNullOptionsIsRefusedWithAHint() {
-        assertThatThrownBy(() -> Pipe.open(null)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> TestPipes.open(null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("PipeOptions.defaults()");
     }
 
     @Test
     void aRefusedTimeoutKeepsThePreviousOne() {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.reader().setTimeout(Duration.ofMillis(250));
         assertThatThrownBy(() -> p.reader().setTimeout(Duration.ofMillis(-250)))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -331,7 +333,7 @@ class Rule14BadInputTest {
 
     @Test
     void nullsOutsideTheRangeOfABufferArrayAreNotLookedAt() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         ByteBuffer src = ByteBuffer.wrap(new byte[] {1, 2, 3});
         assertThat(p.writer().write(new ByteBuffer[] {null, src, null}, 1, 1)).isEqualTo(3);
         ByteBuffer dst = ByteBuffer.allocate(8);
@@ -349,7 +351,7 @@ class Rule14BadInputTest {
      */
     @Test
     void theSameBufferTwiceInARangeTouchesNothingOutsideTheRange() throws IOException {
-        Pipe p = Pipe.open();
+        Pipe p = TestPipes.open();
         p.writer().write(sequence(8, 0));
         ByteBuffer twice = ByteBuffer.allocate(4);
         ByteBuffer outside = ByteBuffer.allocate(4);
@@ -360,11 +362,11 @@ class Rule14BadInputTest {
 
         ByteBuffer src = ByteBuffer.wrap(sequence(4, 0));
         ByteBuffer notToBeWritten = ByteBuffer.wrap(sequence(4, 50));
-        Pipe q = Pipe.open();
+        Pipe q = TestPipes.open();
         assertThat(q.writer().write(new ByteBuffer[] {src, src, notToBeWritten}, 0, 2)).isEqualTo(4);
         assertThat(notToBeWritten.position()).as("a buffer outside the write's range was read from").isZero();
 
-        Pipe r = Pipe.open();
+        Pipe r = TestPipes.open();
         r.writer().write(sequence(8, 0));
         ByteBuffer alone = ByteBuffer.allocate(4);
         assertThat(r.reader().read(new ByteBuffer[] {alone, alone})).as("no ArrayIndexOutOfBoundsException")

@@ -2,6 +2,7 @@ package dev.sluice.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.TestPipes;
 import dev.sluice.Pipe;
 import dev.sluice.PipeOptions;
 import dev.sluice.WriteEnd;
@@ -23,7 +24,7 @@ class LinuxDivergenceTest {
      */
     @Test
     void packetModeWriteMergesIntoAPrecedingNormalPageAsOnLinux() throws IOException {
-        Pipe p = Pipe.open(PipeOptions.builder().capacity(Pipe.PAGE_SIZE).nonBlocking(true).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().capacity(Pipe.PAGE_SIZE).nonBlocking(true).build());
         WriteEnd w = p.writer();
         assertThat(w.write(new byte[] {1})).isEqualTo(1);
         w.setPacketMode(true);

@@ -1,5 +1,6 @@
 package dev.sluice.model;
 
+import dev.sluice.testing.TestPipes;
 import dev.sluice.BrokenPipeException;
 import dev.sluice.Pipe;
 import dev.sluice.PipeCounters;
@@ -52,7 +53,7 @@ final class ModelCheck {
     private int step;
 
     ModelCheck(Setup setup, boolean packetWritesMerge) {
-        this.pipe = Pipe.open(setup.options());
+        this.pipe = TestPipes.open(setup.options());
         this.model = new PipeModel(setup.capacity(), setup.maxCapacity(), setup.packetMode(), setup.nonBlockingRead(),
                 setup.nonBlockingWrite(), packetWritesMerge);
         readers.add(pipe.reader());

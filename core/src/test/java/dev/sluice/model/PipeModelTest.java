@@ -3,6 +3,7 @@ package dev.sluice.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.testing.TestPipes;
 import dev.sluice.Pipe;
 import dev.sluice.PipeOptions;
 import java.util.List;
@@ -64,7 +65,7 @@ class PipeModelTest {
         PipeOptions o = PipeOptions.builder().capacity(capacity).maxCapacity(maxCapacity).build();
         assertThat(o.capacity()).isEqualTo(PipeModel.roundPipeSize(capacity));
         assertThat(o.maxCapacity()).isEqualTo(PipeModel.roundPipeSize(maxCapacity));
-        Pipe p = Pipe.open(o);
+        Pipe p = TestPipes.open(o);
         assertThat(p.capacity()).isEqualTo(PipeModel.roundPipeSize(capacity));
         assertThat(p.stat().slots()).isEqualTo(PipeModel.roundPipeSize(capacity) / PipeModel.PAGE);
         p.reader().close();

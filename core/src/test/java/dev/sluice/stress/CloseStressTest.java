@@ -2,6 +2,7 @@ package dev.sluice.stress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.TestPipes;
 import dev.sluice.BrokenPipeException;
 import dev.sluice.Pipe;
 import dev.sluice.PipeCounters;
@@ -72,7 +73,7 @@ class CloseStressTest {
         final int keepWriters = 5; // writers 0..4 are never closed by the chaos
         long seed = Scenarios.seed();
         String name = "random closes " + writers + "x" + readers + " " + kind + " seed " + seed;
-        Pipe p = Pipe.open(PipeOptions.builder().capacity(8192).packetMode(true).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().capacity(8192).packetMode(true).build());
         List<WriteEnd> outs = new ArrayList<>();
         List<ReadEnd> ins = new ArrayList<>();
         outs.add(p.writer());
@@ -225,7 +226,7 @@ class CloseStressTest {
         int stranded = 0;
         String firstFailure = null;
         for (int round = 0; round < rounds; round++) {
-            Pipe p = Pipe.open();
+            Pipe p = TestPipes.open();
             WriteEnd out = p.writer();
             ReadEnd in = p.reader();
             String name = "last-writer close round " + round + " " + kind + " seed " + seed;
@@ -290,7 +291,7 @@ class CloseStressTest {
         int rounds = 200;
         int broken = 0;
         for (int round = 0; round < rounds; round++) {
-            Pipe p = Pipe.open(PipeOptions.builder().capacity(PIPE_BUF).build());
+            Pipe p = TestPipes.open(PipeOptions.builder().capacity(PIPE_BUF).build());
             WriteEnd keep = p.writer();
             WriteEnd blocked = keep.dup();
             ReadEnd in = p.reader();
@@ -348,7 +349,7 @@ class CloseStressTest {
         long seed = Scenarios.seed();
         String name = "broken pipe " + writers + "x" + readers + " " + shape + " cap " + capacity + " " + kind
                 + " seed " + seed;
-        Pipe p = Pipe.open(PipeOptions.builder().capacity(capacity).packetMode(packet).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).packetMode(packet).build());
         List<WriteEnd> outs = new ArrayList<>();
         List<ReadEnd> ins = new ArrayList<>();
         outs.add(p.writer());

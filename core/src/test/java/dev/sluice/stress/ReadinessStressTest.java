@@ -2,6 +2,7 @@ package dev.sluice.stress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.TestPipes;
 import dev.sluice.Pipe;
 import dev.sluice.PipeCounters;
 import dev.sluice.PipeOptions;
@@ -43,7 +44,7 @@ class ReadinessStressTest {
     void nonBlockingEndsDrivenByReadinessFutures(Kind kind, int writers, int readers, int capacity) throws Exception {
         long seed = Scenarios.seed();
         String name = "readiness " + writers + "x" + readers + " cap " + capacity + " " + kind + " seed " + seed;
-        Pipe p = Pipe.open(PipeOptions.builder().capacity(capacity).packetMode(true).nonBlocking(true).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).packetMode(true).nonBlocking(true).build());
         List<WriteEnd> outs = new ArrayList<>();
         List<ReadEnd> ins = new ArrayList<>();
         outs.add(p.writer());

@@ -2,6 +2,7 @@ package dev.sluice.stress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.TestPipes;
 import dev.sluice.Pipe;
 import dev.sluice.PipeCounters;
 import dev.sluice.PipeEnd;
@@ -249,7 +250,7 @@ final class Scenarios {
         long seed = seed();
         String name = "packet " + writers + "x" + readers + " cap " + capacity + (chaosKind == Chaos.NONE ? "" : " +" + chaosKind)
                 + " " + kind + " seed " + seed;
-        Pipe p = Pipe.open(PipeOptions.builder().capacity(capacity).packetMode(true).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).packetMode(true).build());
         List<WriteEnd> outs = new ArrayList<>();
         List<ReadEnd> ins = new ArrayList<>();
         outs.add(p.writer());
@@ -358,7 +359,7 @@ final class Scenarios {
         long seed = seed();
         String name = "stream " + writers + "x1 " + shape + " cap " + capacity + (chaosKind == Chaos.NONE ? "" : " +" + chaosKind)
                 + " " + kind + " seed " + seed;
-        Pipe p = Pipe.open(PipeOptions.builder().capacity(capacity).build());
+        Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).build());
         List<WriteEnd> outs = new ArrayList<>();
         outs.add(p.writer());
         for (int i = 1; i < writers; i++) {
