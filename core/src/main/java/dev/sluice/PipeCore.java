@@ -36,7 +36,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * </ul>
  * With {@link WaitDiscipline#BROADCAST} every "wakes one" above wakes all, and there is no baton to pass.
  */
-final class PipeCore {
+final class PipeCore extends PipePadAfter {
     static final int PAGE = PageRing.PAGE_SIZE;
 
     final PipeOptions options;
@@ -52,11 +52,6 @@ final class PipeCore {
     private final PipeAccounting accounting;
     private final boolean timestamps;
 
-    /** Open handles per side; written under the lock, read without it by waiters and poll. */
-    private volatile int readers;
-    private volatile int writers;
-    /** Set once anybody polls; from then on every write wakes a reader (Linux {@code poll_usage}). */
-    private volatile boolean pollUsed;
     private int accountedPages;
 
     // Counters, under the lock. Kept in the engine rather than in the ring so the ring stays a pure

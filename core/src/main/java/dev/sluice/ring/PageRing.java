@@ -25,7 +25,7 @@ package dev.sluice.ring;
  * <p>Not thread-safe: every method except {@link #index()} and the static helpers must be called with
  * the pipe's lock held. It knows nothing of waiting, waking or closing; that lives in the pipe.
  */
-public final class PageRing {
+public final class PageRing extends RingPadAfter {
     /** Bytes in a page, the unit of allocation and of capacity. */
     public static final int PAGE_SIZE = 4096;
     /** Slots of a new pipe by default: 16 pages, 64 KiB (Linux {@code PIPE_DEF_BUFFERS}). */
@@ -37,14 +37,10 @@ public final class PageRing {
     private int mask;
     private int head;
     private int tail;
-    /** Volatile because waiting writers compare the occupancy with it without the lock. */
-    private volatile int maxUsage;
     private long queuedBytes;
     private int peakOccupancy;
     private final PagePool pool;
 
-    /** head in the high 32 bits, tail in the low 32 bits; written only under the pipe's lock. */
-    private volatile long index;
     /** The last value stored to {@link #index}, kept in a plain field to skip stores that change nothing. */
     private long published;
 
