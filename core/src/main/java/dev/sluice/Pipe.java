@@ -26,7 +26,7 @@ import dev.sluice.ring.PageRing;
  *   <li>readiness bits and a readiness future ({@link PipeEnd#poll()}, {@link PipeEnd#whenReady()});</li>
  *   <li>packet mode, timestamps, shared page accounting ({@link PipeOptions}).</li>
  * </ul>
- * Blocking calls park the thread (no {@code synchronized}, no {@code Object.wait}), so virtual threads
+ * Blocking calls park the thread (no monitor locks, no monitor waits), so virtual threads
  * never pin a carrier.
  *
  * <p>The {@code Pipe} object itself holds no resources: closing both sides' handles releases the pages.

@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
  * pipe's lock held, and its waiter re-acquires that lock before it can even look. The kernel wakes
  * <em>after</em> dropping the pipe mutex, so the woken task does not run straight into it, and lets
  * waiters test their condition without the mutex. Doing the same needs a queue of parked threads with
- * its own small lock, which is this class. It never uses {@code synchronized} or {@code Object.wait},
+ * its own small lock, which is this class. It never uses a monitor lock or a monitor wait,
  * so a virtual thread that waits here unmounts from its carrier.
  *
  * <p>The protocol, as in the kernel's {@code prepare_to_wait} / {@code schedule} / {@code finish_wait}:
