@@ -74,21 +74,11 @@ class CloseStressTest {
         long seed = Scenarios.seed();
         String name = "random closes " + writers + "x" + readers + " " + kind + " seed " + seed;
         Pipe p = TestPipes.open(PipeOptions.builder().capacity(8192).packetMode(true).build());
-        List<WriteEnd> outs = new ArrayList<>();
-        List<ReadEnd> ins = new ArrayList<>();
-        outs.add(p.writer());
-        ins.add(p.reader());
-        for (int i = 1; i < writers; i++) {
-            outs.add(p.writer().dup());
-        }
-        for (int i = 1; i < readers; i++) {
-            ins.add(p.reader().dup());
-        }
+        Scenarios.Ends ends = Scenarios.Ends.of(p, writers, readers);
+        List<WriteEnd> outs = ends.outs();
+        List<ReadEnd> ins = ends.ins();
         StressHarness h = new StressHarness(name, kind, p);
-        h.onFailure(() -> {
-            Scenarios.closeAll(outs);
-            Scenarios.closeAll(ins);
-        });
+        h.onFailure(ends::closeAll);
         Ledger ledger = new Ledger(writers);
         Io.Interrupts seen = new Io.Interrupts();
         long share = (Scenarios.TOTAL_BYTES + writers - 1) / writers;
@@ -350,21 +340,11 @@ class CloseStressTest {
         String name = "broken pipe " + writers + "x" + readers + " " + shape + " cap " + capacity + " " + kind
                 + " seed " + seed;
         Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).packetMode(packet).build());
-        List<WriteEnd> outs = new ArrayList<>();
-        List<ReadEnd> ins = new ArrayList<>();
-        outs.add(p.writer());
-        ins.add(p.reader());
-        for (int i = 1; i < writers; i++) {
-            outs.add(p.writer().dup());
-        }
-        for (int i = 1; i < readers; i++) {
-            ins.add(p.reader().dup());
-        }
+        Scenarios.Ends ends = Scenarios.Ends.of(p, writers, readers);
+        List<WriteEnd> outs = ends.outs();
+        List<ReadEnd> ins = ends.ins();
         StressHarness h = new StressHarness(name, kind, p);
-        h.onFailure(() -> {
-            Scenarios.closeAll(outs);
-            Scenarios.closeAll(ins);
-        });
+        h.onFailure(ends::closeAll);
         Ledger ledger = new Ledger(writers);
         Io.Interrupts seen = new Io.Interrupts();
         long readTarget = Scenarios.TOTAL_BYTES / 2;

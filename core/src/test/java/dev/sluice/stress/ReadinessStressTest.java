@@ -45,21 +45,11 @@ class ReadinessStressTest {
         long seed = Scenarios.seed();
         String name = "readiness " + writers + "x" + readers + " cap " + capacity + " " + kind + " seed " + seed;
         Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).packetMode(true).nonBlocking(true).build());
-        List<WriteEnd> outs = new ArrayList<>();
-        List<ReadEnd> ins = new ArrayList<>();
-        outs.add(p.writer());
-        ins.add(p.reader());
-        for (int i = 1; i < writers; i++) {
-            outs.add(p.writer().dup());
-        }
-        for (int i = 1; i < readers; i++) {
-            ins.add(p.reader().dup());
-        }
+        Scenarios.Ends ends = Scenarios.Ends.of(p, writers, readers);
+        List<WriteEnd> outs = ends.outs();
+        List<ReadEnd> ins = ends.ins();
         StressHarness h = new StressHarness(name, kind, p);
-        h.onFailure(() -> {
-            Scenarios.closeAll(outs);
-            Scenarios.closeAll(ins);
-        });
+        h.onFailure(ends::closeAll);
         Ledger ledger = new Ledger(writers);
         long share = (Scenarios.TOTAL_BYTES / 2 + writers - 1) / writers;
         LongAdder writerWaits = new LongAdder();

@@ -220,6 +220,27 @@ final class Scenarios {
         }
     }
 
+    /** The handles a run hands out: the pipe's own two, and {@code dup()}s of them up to the counts asked for. */
+    record Ends(List<WriteEnd> outs, List<ReadEnd> ins) {
+        static Ends of(Pipe p, int writers, int readers) throws IOException {
+            List<WriteEnd> outs = new ArrayList<>(List.of(p.writer()));
+            List<ReadEnd> ins = new ArrayList<>(List.of(p.reader()));
+            for (int i = 1; i < writers; i++) {
+                outs.add(p.writer().dup());
+            }
+            for (int i = 1; i < readers; i++) {
+                ins.add(p.reader().dup());
+            }
+            return new Ends(outs, ins);
+        }
+
+        /** Closes every handle: what a failed run does so that no thread stays blocked. */
+        void closeAll() {
+            Scenarios.closeAll(outs);
+            Scenarios.closeAll(ins);
+        }
+    }
+
     static void closeAll(List<? extends java.nio.channels.Channel> ends) {
         for (var e : ends) {
             try {
@@ -251,21 +272,11 @@ final class Scenarios {
         String name = "packet " + writers + "x" + readers + " cap " + capacity + (chaosKind == Chaos.NONE ? "" : " +" + chaosKind)
                 + " " + kind + " seed " + seed;
         Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).packetMode(true).build());
-        List<WriteEnd> outs = new ArrayList<>();
-        List<ReadEnd> ins = new ArrayList<>();
-        outs.add(p.writer());
-        ins.add(p.reader());
-        for (int i = 1; i < writers; i++) {
-            outs.add(p.writer().dup());
-        }
-        for (int i = 1; i < readers; i++) {
-            ins.add(p.reader().dup());
-        }
+        Scenarios.Ends ends = Scenarios.Ends.of(p, writers, readers);
+        List<WriteEnd> outs = ends.outs();
+        List<ReadEnd> ins = ends.ins();
         StressHarness h = new StressHarness(name, kind, p);
-        h.onFailure(() -> {
-            closeAll(outs);
-            closeAll(ins);
-        });
+        h.onFailure(ends::closeAll);
         Ledger ledger = new Ledger(writers);
         ChaosControl chaos = new ChaosControl(chaosKind, PACKET_PARTIAL, true);
         chaos.configure(outs, seed ^ 1, 100);
@@ -360,17 +371,11 @@ final class Scenarios {
         String name = "stream " + writers + "x1 " + shape + " cap " + capacity + (chaosKind == Chaos.NONE ? "" : " +" + chaosKind)
                 + " " + kind + " seed " + seed;
         Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).build());
-        List<WriteEnd> outs = new ArrayList<>();
-        outs.add(p.writer());
-        for (int i = 1; i < writers; i++) {
-            outs.add(p.writer().dup());
-        }
-        ReadEnd in = p.reader();
+        Ends ends = Ends.of(p, writers, 1);
+        List<WriteEnd> outs = ends.outs();
+        ReadEnd in = ends.ins().get(0);
         StressHarness h = new StressHarness(name, kind, p);
-        h.onFailure(() -> {
-            closeAll(outs);
-            in.close();
-        });
+        h.onFailure(ends::closeAll);
         Ledger ledger = new Ledger(writers);
         ChaosControl chaos = new ChaosControl(chaosKind, shape == Shape.LARGE,
                 writers == 1 && chaosKind == Chaos.INTERRUPTS);
