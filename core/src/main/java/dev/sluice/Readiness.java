@@ -43,6 +43,35 @@ public final class Readiness {
         return ALL[bits];
     }
 
+    /**
+     * The readiness a Linux {@code poll(2)} result describes, the inverse of {@link #linuxPollMask()}: for
+     * pipes that are polled by the kernel (the {@code sluice-kernel} module). {@code POLLIN} or
+     * {@code POLLRDNORM} read as readable, {@code POLLOUT} or {@code POLLWRNORM} as writable; other bits
+     * are ignored.
+     *
+     * @param mask the {@code revents} of a {@code struct pollfd}
+     * @return the shared constant for those bits
+     */
+    public static Readiness ofLinuxPollMask(int mask) {
+        int bits = 0;
+        if ((mask & (0x001 | 0x040)) != 0) {
+            bits |= IN;
+        }
+        if ((mask & (0x004 | 0x100)) != 0) {
+            bits |= OUT;
+        }
+        if ((mask & 0x008) != 0) {
+            bits |= ERR;
+        }
+        if ((mask & 0x010) != 0) {
+            bits |= HUP;
+        }
+        if ((mask & 0x020) != 0) {
+            bits |= NVAL;
+        }
+        return ALL[bits];
+    }
+
     /** @return whether a read would return data without blocking */
     public boolean readable() {
         return (bits & IN) != 0;

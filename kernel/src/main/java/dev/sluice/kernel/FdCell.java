@@ -1,0 +1,210 @@
+package dev.sluice.kernel;
+
+import java.nio.channels.ClosedChannelException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+
+/**
+ * One descriptor this module owns, and the two things every use of it needs: protection against
+ * descriptor-number reuse, and a way to wait for readiness without a blocking system call.
+ *
+ * <p><b>Use count (fd-reuse safety).</b> {@code state} holds a CLOSED bit and the number of calls now
+ * using {@link #fd}. Every system call on the descriptor runs between {@link #acquire()} and
+ * {@link #release()}; {@link #close()} only sets the CLOSED bit (so no new call can start) and wakes the
+ * waiters, and the real {@code close(2)} runs when the last use ends: in {@code close()} itself if no call
+ * is running, else in the {@code release()} of the last call. So a descriptor number is never passed to
+ * the kernel after it was closed, when another thread's {@code open} may already have reused it. The
+ * waiters hold their use while they are parked, which is safe because {@code close()} wakes them and they
+ * leave at once.
+ *
+ * <p><b>Waiting.</b> The descriptor is always {@code O_NONBLOCK}, so no system call on it blocks. A
+ * caller that got {@code EAGAIN} enqueues itself, arms a one-shot registration of the descriptor in the
+ * JVM-wide {@link Poller}'s epoll set, re-checks CLOSED, and parks with {@link LockSupport}. The poller
+ * thread unparks every waiter of the descriptor when epoll reports it ready; the waiters retry their call
+ * and wait again if another thread took the data or room first. Arming after enqueueing closes the
+ * lost-wake-up window: epoll reports a descriptor that is already ready at arming time. Because the
+ * caller parks rather than sitting in {@code read(2)}, interrupts and timeouts work as for any parked
+ * thread, {@code close()} can wake it, and a virtual thread unmounts instead of pinning its carrier.
+ */
+final class FdCell {
+    private static final int CLOSED = 1 << 30;
+    private static final AtomicLong IDS = new AtomicLong();
+
+    final int fd;
+    final long id = IDS.incrementAndGet();
+    /** EPOLLIN for descriptors waited on to read, EPOLLOUT to write. */
+    final int waitEvents;
+    private final AtomicInteger state = new AtomicInteger();
+    /** Parked threads, and {@link ReadyWaiter}s of readiness futures. */
+    private final ConcurrentLinkedQueue<Object> waiters = new ConcurrentLinkedQueue<>();
+    /** Whether the descriptor is in the poller's epoll set; written by the poller's arm and forget. */
+    volatile boolean registered;
+
+    /** A readiness future waiting on this descriptor; {@code check} returns null while not ready. */
+    record ReadyWaiter<T>(CompletableFuture<T> future, Function<FdCell, T> check, T whenClosed) {
+    }
+
+    FdCell(int fd, int waitEvents) {
+        this.fd = fd;
+        this.waitEvents = waitEvents;
+    }
+
+    /** Starts a use of {@link #fd}. @throws ClosedChannelException if {@link #close()} was called */
+    void acquire() throws ClosedChannelException {
+        if (!tryAcquire()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    /** @return whether a use started; false if closed */
+    boolean tryAcquire() {
+        for (;;) {
+            int s = state.get();
+            if ((s & CLOSED) != 0) {
+                return false;
+            }
+            if (state.compareAndSet(s, s + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Ends a use; the last use after {@link #close()} closes the descriptor. */
+    void release() {
+        if (state.decrementAndGet() == CLOSED) {
+            destroy();
+        }
+    }
+
+    boolean isClosed() {
+        return (state.get() & CLOSED) != 0;
+    }
+
+    /**
+     * Marks the cell closed and wakes its waiters; closes the descriptor now if nothing uses it.
+     *
+     * @return whether this call closed it (false if it was closed before)
+     */
+    boolean close() {
+        int s;
+        do {
+            s = state.get();
+            if ((s & CLOSED) != 0) {
+                return false;
+            }
+        } while (!state.compareAndSet(s, s | CLOSED));
+        wakeAll(true);
+        if (s == 0) {
+            destroy();
+        }
+        return true;
+    }
+
+    /** Runs exactly once, when CLOSED is set and no use is left. */
+    private void destroy() {
+        if (registered) {
+            Poller.get().forget(this); // DEL before close: the epoll entry must not outlive the number
+        }
+        LibC.close(fd);
+    }
+
+    // ---- waiting ------------------------------------------------------------------------------------
+
+    /**
+     * Parks the calling thread until the descriptor may be ready, {@code deadline} (a nanoTime, 0 for
+     * none) passes, the thread is interrupted, or the cell is closed. The caller holds a use and re-checks
+     * everything afterwards; returning does not mean the descriptor is ready.
+     */
+    void park(long deadline) {
+        Thread me = Thread.currentThread();
+        waiters.add(me);
+        try {
+            Poller.get().arm(this);
+            if (isClosed()) {
+                return; // close() may have run before we were queued, so it could not wake us
+            }
+            if (deadline == 0) {
+                LockSupport.park(this);
+            } else {
+                long left = deadline - System.nanoTime();
+                if (left > 0) {
+                    LockSupport.parkNanos(this, left);
+                }
+            }
+        } finally {
+            waiters.remove(me);
+        }
+    }
+
+    /** Queues a readiness future; the caller holds a use and has checked that it is not ready yet. */
+    <T> void addReadyWaiter(ReadyWaiter<T> w) {
+        waiters.add(w);
+        if (isClosed() && waiters.remove(w)) {
+            w.future.complete(w.whenClosed); // close() ran its wake-up before we were queued
+            return;
+        }
+        Poller.get().arm(this);
+    }
+
+    /** Called by the poller thread when epoll reports the descriptor ready. */
+    void fire() {
+        boolean rearm = false;
+        for (Object w : waiters) {
+            if (w instanceof Thread t) {
+                LockSupport.unpark(t);
+            } else if (w instanceof ReadyWaiter<?> r) {
+                rearm |= !completeIfReady(r);
+            }
+        }
+        if (rearm && tryAcquire()) {
+            try {
+                Poller.get().arm(this);
+            } finally {
+                release();
+            }
+        }
+    }
+
+    /** @return whether the waiter is done (completed or removed) */
+    private <T> boolean completeIfReady(ReadyWaiter<T> r) {
+        if (!tryAcquire()) {
+            if (waiters.remove(r)) {
+                r.future.complete(r.whenClosed);
+            }
+            return true;
+        }
+        try {
+            T value = r.check.apply(this);
+            if (value != null) {
+                if (waiters.remove(r)) {
+                    r.future.complete(value);
+                }
+                return true;
+            }
+            return false;
+        } finally {
+            release();
+        }
+    }
+
+    /** Wakes every parked thread; with {@code closing}, completes every readiness future as closed. */
+    private void wakeAll(boolean closing) {
+        for (Object w : waiters) {
+            if (w instanceof Thread t) {
+                LockSupport.unpark(t);
+            } else if (closing && w instanceof ReadyWaiter<?> r) {
+                completeClosed(r);
+            }
+        }
+    }
+
+    private <T> void completeClosed(ReadyWaiter<T> r) {
+        if (waiters.remove(r)) {
+            r.future.complete(r.whenClosed);
+        }
+    }
+}

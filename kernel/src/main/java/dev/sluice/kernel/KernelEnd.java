@@ -1,0 +1,171 @@
+package dev.sluice.kernel;
+
+import dev.sluice.PipeEnd;
+import dev.sluice.PipeTimeoutException;
+import dev.sluice.Readiness;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the kernel read and write handles share: one descriptor of the pipe ({@link FdCell}), this
+ * handle's Java-side mode, and the blocking-call skeleton.
+ *
+ * <p>The descriptor itself is always {@code O_NONBLOCK}; "blocking" is this handle's flag. A blocking call
+ * tries the system call, and on {@code EAGAIN} waits through {@link FdCell#park} (the JVM-wide poller
+ * unparks it) and tries again. Interrupts, timeouts and {@link #close()} end the wait the way they end any
+ * parked thread's.
+ */
+abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, KernelWriteEnd {
+    static final Readiness INVALID = Readiness.ofLinuxPollMask(0x20); // POLLNVAL
+
+    final KernelPipe pipe;
+    final FdCell cell;
+    volatile boolean nonBlocking;
+    volatile long timeoutNanos;
+
+    KernelEnd(KernelPipe pipe, int fd, int waitEvents, boolean nonBlocking, long timeoutNanos) {
+        this.pipe = pipe;
+        this.cell = new FdCell(fd, waitEvents);
+        this.nonBlocking = nonBlocking;
+        this.timeoutNanos = timeoutNanos;
+    }
+
+    /** @return the descriptor number, for the splice helpers (valid only while a use is held) */
+    int fd() {
+        return cell.fd;
+    }
+
+    @Override
+    public KernelPipe pipe() {
+        return pipe;
+    }
+
+    @Override
+    public void setNonBlocking(boolean on) {
+        this.nonBlocking = on;
+    }
+
+    @Override
+    public boolean isNonBlocking() {
+        return nonBlocking;
+    }
+
+    @Override
+    public void setTimeout(Duration timeout) {
+        this.timeoutNanos = PipeEnd.timeoutNanos(timeout);
+    }
+
+    @Override
+    public Duration timeout() {
+        return Duration.ofNanos(timeoutNanos);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !cell.isClosed();
+    }
+
+    @Override
+    public void close() {
+        if (cell.close()) {
+            pipe.handleClosed(this);
+        }
+    }
+
+    /** The poll(2) events this end waits for. */
+    abstract short pollEvents();
+
+    /** Whether a readiness is what {@link #whenReady()} waits for. */
+    abstract boolean isReady(Readiness r);
+
+    @Override
+    public Readiness poll() {
+        if (!cell.tryAcquire()) {
+            return INVALID;
+        }
+        try {
+            return pollHeld();
+        } finally {
+            cell.release();
+        }
+    }
+
+    /** poll(2) with a use held. */
+    Readiness pollHeld() {
+        int rev = LibC.pollNow(cell.fd, pollEvents());
+        return rev < 0 ? INVALID : Readiness.ofLinuxPollMask(rev);
+    }
+
+    @Override
+    public CompletableFuture<Readiness> whenReady() {
+        CompletableFuture<Readiness> f = new CompletableFuture<>();
+        if (!cell.tryAcquire()) {
+            f.complete(INVALID);
+            return f;
+        }
+        try {
+            Readiness now = pollHeld();
+            if (isReady(now)) {
+                f.complete(now);
+            } else {
+                cell.addReadyWaiter(new FdCell.ReadyWaiter<>(f, c -> {
+                    Readiness r = pollHeld();
+                    return isReady(r) ? r : null;
+                }, INVALID));
+            }
+        } finally {
+            cell.release();
+        }
+        return f;
+    }
+
+    // ---- the wait between two attempts of a blocking call ------------------------------------------
+
+    /**
+     * Waits after {@code EAGAIN}, holding a use. Throws what the in-process pipe throws when the wait cannot
+     * happen or ends badly; returns the deadline to pass to the next call (computed on the first wait).
+     *
+     * @param deadline 0 before the first wait, else what the previous call returned
+     * @param done     bytes the call has moved so far, reported by the exceptions
+     * @param what     for messages: "read from an empty pipe", "write to a full pipe"
+     */
+    long await(long deadline, long done, String what) throws IOException {
+        if (cell.isClosed()) {
+            throw new AsynchronousCloseException();
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            // The stream convention: the status stays set, the pipe stays open.
+            InterruptedIOException e = new InterruptedIOException("interrupted: " + what
+                    + (done > 0 ? " after " + done + " bytes" : "") + " (the thread's interrupt status is still set)");
+            e.bytesTransferred = (int) Math.min(done, Integer.MAX_VALUE);
+            throw e;
+        }
+        long timeout = timeoutNanos;
+        if (timeout > 0) {
+            if (deadline == 0) {
+                deadline = System.nanoTime() + timeout;
+                if (deadline == 0) {
+                    deadline = 1;
+                }
+            } else if (System.nanoTime() - deadline >= 0) {
+                throw new PipeTimeoutException(what + " timed out", (int) Math.min(done, Integer.MAX_VALUE));
+            }
+        }
+        pipe.countWait(this);
+        cell.park(timeout > 0 ? deadline : 0);
+        return deadline;
+    }
+
+    /** @return an IOException for a failed call on this end */
+    IOException failure(String op, long errno) {
+        return new IOException(op + " on a kernel pipe (fd " + cell.fd + ") failed: " + LibC.describe((int) errno));
+    }
+
+    static ClosedChannelException closed() {
+        return new ClosedChannelException();
+    }
+}

@@ -1,0 +1,367 @@
+package dev.sluice.kernel;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.sluice.Pipe;
+import dev.sluice.PipeCounters;
+import dev.sluice.PipeOptions;
+import dev.sluice.PipeStat;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A real Linux pipe, reached through the FFM API, behind Sluice's {@link Pipe} interface: code written
+ * for the in-process pipe runs unchanged on it, and the same conformance suite checks both.
+ *
+ * <pre>{@code
+ * KernelPipe pipe = KernelPipe.open();                 // pipe2(O_CLOEXEC | O_NONBLOCK)
+ * KernelProcess sort = KernelProcess.command("sort").stdin(pipe.reader()).start();
+ * pipe.writer().write("b\na\n".getBytes());
+ * pipe.writer().close();                               // EOF for sort
+ * }</pre>
+ *
+ * <p><b>Descriptors.</b> {@code pipe2} is always called with {@code O_CLOEXEC} (nothing leaks into child
+ * processes unless handed over explicitly, see {@link KernelProcess}) and {@code O_NONBLOCK}: a handle's
+ * blocking mode is a Java-side flag, and a blocking call that finds the pipe empty or full parks until the
+ * JVM-wide poller thread reports the descriptor ready. So a blocked caller can be interrupted, can time
+ * out, is woken by {@code close()}, and a virtual thread does not pin its carrier. Every handle owns one
+ * descriptor; {@code dup()} makes a new one. See {@link FdCell} for how a closed descriptor number is kept
+ * from being used again: system calls hold a use count, and {@code close(2)} runs when the last use ends.
+ *
+ * <p><b>Options</b> ({@link #open(PipeOptions)}): capacity ({@code F_SETPIPE_SZ}), packet mode
+ * ({@code O_DIRECT}), nonblocking per end. The in-process policies (wake policy, lock, spin) do not change
+ * what a caller can observe and are ignored. Options the kernel cannot honour are refused with
+ * {@link IllegalArgumentException} ({@link #unsupported(PipeOptions)} lists them): shared page accounting
+ * (the kernel's is per user, through sysctls), a {@code maxCapacity} other than the system's
+ * {@code pipe-max-size}, a page pool size, and timestamps. On timestamps: anonymous pipes have not
+ * updated their times since Linux 6.15 (they are created with their own file operations that skip it),
+ * and {@code pipe2} rejects {@code O_NOATIME} with {@code EINVAL}, so there is nothing to turn on or off;
+ * {@link #openNoAtime()} says so.
+ *
+ * <p><b>What only the kernel knows.</b> {@link #stat()} reports {@code slotsUsed} as -1 (the ring's
+ * occupancy is not exported), {@code readers} and {@code writers} as this JVM's open handles of each side
+ * (a child process's copies are not counted), and the times from {@code fstat(2)}. {@link #counters()}
+ * counts bytes, calls and waits as seen from Java and reports wake-ups, pages and lock contention as -1.
+ *
+ * <p>Linux only (x86_64, aarch64); elsewhere opening throws {@link UnsupportedOperationException}. The
+ * JVM must allow native access to this module: {@code --enable-native-access=dev.sluice.kernel} (or
+ * {@code ALL-UNNAMED} on the class path).
+ */
+public final class KernelPipe implements Pipe {
+    private final KernelReadEnd reader;
+    private final KernelWriteEnd writer;
+    /** Open handles of this pipe, any of which can answer fcntl/ioctl/fstat for the pipe. */
+    private final Set<KernelEnd> open = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger readers = new AtomicInteger(1);
+    private final AtomicInteger writers = new AtomicInteger(1);
+    private volatile int lastCapacity;
+
+    private final LongAdder bytesWritten = new LongAdder();
+    private final LongAdder bytesRead = new LongAdder();
+    private final LongAdder writeCalls = new LongAdder();
+    private final LongAdder readCalls = new LongAdder();
+    private final LongAdder readerWaits = new LongAdder();
+    private final LongAdder writerWaits = new LongAdder();
+
+    private KernelPipe(int rfd, int wfd, PipeOptions o) {
+        this.reader = new KernelReadEnd(this, rfd, o.nonBlockingRead(), 0);
+        this.writer = new KernelWriteEnd(this, wfd, o.nonBlockingWrite(), 0, o.packetMode());
+        open.add(reader);
+        open.add(writer);
+    }
+
+    /**
+     * Opens a 64 KiB blocking kernel pipe, as {@code pipe(2)} does.
+     *
+     * @return the pipe, both ends open
+     * @throws IOException                   if the kernel refuses ({@code EMFILE}, {@code ENFILE})
+     * @throws UnsupportedOperationException if this is not Linux
+     */
+    public static KernelPipe open() throws IOException {
+        return open(PipeOptions.defaults());
+    }
+
+    /**
+     * Opens a kernel pipe with the options a kernel pipe can honour; see the class documentation.
+     *
+     * @param options capacity, packet mode, nonblocking ends
+     * @return the pipe, both ends open
+     * @throws IllegalArgumentException      if the options ask for something only the in-process pipe has
+     * @throws IOException                   if the kernel refuses ({@code EMFILE}, {@code ENFILE})
+     * @throws UnsupportedOperationException if this is not Linux
+     */
+    public static KernelPipe open(PipeOptions options) throws IOException {
+        java.util.Objects.requireNonNull(options, "options is null (use PipeOptions.defaults())");
+        LibC.checkSupported();
+        List<String> no = unsupported(options);
+        if (!no.isEmpty()) {
+            throw new IllegalArgumentException("a kernel pipe cannot honour: " + String.join("; ", no));
+        }
+        KernelPipe p = create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | (options.packetMode() ? LibC.O_DIRECT : 0), options);
+        if (options.capacity() != PipeOptions.DEFAULT_CAPACITY) {
+            try {
+                p.setCapacity(options.capacity());
+            } catch (RuntimeException e) {
+                p.reader.close();
+                p.writer.close();
+                throw e;
+            }
+        }
+        return p;
+    }
+
+    /**
+     * Tries {@code pipe2(O_NOATIME)}. Linux refuses it ({@code EINVAL}: pipe2 takes only
+     * {@code O_CLOEXEC}, {@code O_NONBLOCK}, {@code O_DIRECT}); and since 6.15 anonymous pipes skip
+     * timestamps anyway, so a plain {@link #open()} already has "no atime". Kept so that a kernel that
+     * accepts the flag is used as it is.
+     *
+     * @return the pipe, if the kernel accepted the flag
+     * @throws UnsupportedOperationException with the explanation, if the kernel refused it
+     * @throws IOException                   for other failures
+     */
+    public static KernelPipe openNoAtime() throws IOException {
+        LibC.checkSupported();
+        try {
+            return create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | LibC.O_NOATIME, PipeOptions.defaults());
+        } catch (IOException e) {
+            if (e.getMessage().contains("EINVAL")) {
+                throw new UnsupportedOperationException("pipe2(O_NOATIME) is refused by this kernel (EINVAL): pipe2 "
+                        + "accepts only O_CLOEXEC, O_NONBLOCK and O_DIRECT. Anonymous pipes do not update their "
+                        + "access time since Linux 6.15 anyway; use KernelPipe.open().", e);
+            }
+            throw e;
+        }
+    }
+
+    private static KernelPipe create(int flags, PipeOptions options) throws IOException {
+        int r;
+        int rfd;
+        int wfd;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment fds = arena.allocate(JAVA_INT, 2);
+            r = LibC.pipe2(fds, flags);
+            rfd = fds.getAtIndex(JAVA_INT, 0);
+            wfd = fds.getAtIndex(JAVA_INT, 1);
+        }
+        if (r < 0) {
+            throw new IOException("pipe2 failed: " + LibC.describe(-r));
+        }
+        return new KernelPipe(rfd, wfd, options);
+    }
+
+    /**
+     * What of {@code options} a kernel pipe cannot do, one reason per item; empty if it can do all.
+     *
+     * @param options the options to check
+     * @return the reasons, empty if none
+     */
+    public static List<String> unsupported(PipeOptions options) {
+        List<String> no = new ArrayList<>();
+        if (options.accounting() != null) {
+            no.add("shared page accounting (the kernel accounts per user, through fs.pipe-user-pages-*)");
+        }
+        if (options.maxCapacity() != PipeOptions.DEFAULT_MAX_CAPACITY) {
+            no.add("maxCapacity " + options.maxCapacity() + " (the kernel's limit is the sysctl fs.pipe-max-size)");
+        }
+        if (options.timestamps()) {
+            no.add("timestamps (anonymous pipes do not update their times since Linux 6.15)");
+        }
+        if (options.poolPages() != -1) {
+            no.add("poolPages " + options.poolPages() + " (the kernel keeps its own page cache per pipe)");
+        }
+        return no;
+    }
+
+    @Override
+    public KernelReadEnd reader() {
+        return reader;
+    }
+
+    @Override
+    public KernelWriteEnd writer() {
+        return writer;
+    }
+
+    // ---- handle bookkeeping ----
+
+    void handleOpened(KernelEnd e) {
+        (e instanceof KernelReadEnd ? readers : writers).incrementAndGet();
+        open.add(e);
+    }
+
+    void handleClosed(KernelEnd e) {
+        open.remove(e);
+        (e instanceof KernelReadEnd ? readers : writers).decrementAndGet();
+    }
+
+    void countRead(long n) {
+        readCalls.increment();
+        if (n > 0) {
+            bytesRead.add(n);
+        }
+    }
+
+    void countWrite(long n) {
+        writeCalls.increment();
+        if (n > 0) {
+            bytesWritten.add(n);
+        }
+    }
+
+    void countWait(KernelEnd e) {
+        (e instanceof KernelReadEnd ? readerWaits : writerWaits).increment();
+    }
+
+    /** A handle with a use held, or null if every handle is closed; the caller releases it. */
+    private KernelEnd anyOpen() {
+        for (KernelEnd e : open) {
+            if (e.cell.tryAcquire()) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    // ---- F_GETPIPE_SZ / F_SETPIPE_SZ / fstat ----
+
+    @Override
+    public int capacity() {
+        KernelEnd e = anyOpen();
+        if (e == null) {
+            return lastCapacity;
+        }
+        try {
+            int r = LibC.fcntl(e.fd(), LibC.F_GETPIPE_SZ, 0);
+            if (r < 0) {
+                throw new IllegalStateException("fcntl(F_GETPIPE_SZ) failed: " + LibC.describe(-r));
+            }
+            lastCapacity = r;
+            return r;
+        } finally {
+            e.cell.release();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Kernel pipes: {@code EBUSY} (more data queued than would fit) becomes
+     * {@link IllegalStateException}; {@code EPERM} (above {@code fs.pipe-max-size} without
+     * {@code CAP_SYS_RESOURCE}, or over the per-user page limits) becomes {@link IllegalArgumentException}.
+     */
+    @Override
+    public int setCapacity(int bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("capacity must not be negative, was " + bytes);
+        }
+        KernelEnd e = anyOpen();
+        if (e == null) {
+            throw new IllegalStateException("pipe is closed on both sides");
+        }
+        try {
+            int r = LibC.fcntl(e.fd(), LibC.F_SETPIPE_SZ, bytes);
+            if (r == -LibC.EBUSY) {
+                throw new IllegalStateException("pipe holds more data than " + bytes
+                        + " bytes of pages can take; cannot shrink until it is read (Linux: EBUSY)");
+            }
+            if (r == -LibC.EPERM) {
+                throw new IllegalArgumentException("capacity " + bytes + " exceeds the largest pipe an unprivileged "
+                        + "process may have (the system's maxCapacity, fs.pipe-max-size = " + pipeMaxSize()
+                        + " bytes) or the per-user pipe page limit (Linux: EPERM)");
+            }
+            if (r == -LibC.EINVAL) {
+                throw new IllegalArgumentException("capacity " + bytes + " is too large (Linux: EINVAL)");
+            }
+            if (r < 0) {
+                throw new IllegalStateException("fcntl(F_SETPIPE_SZ) failed: " + LibC.describe(-r));
+            }
+            lastCapacity = r;
+            return r;
+        } finally {
+            e.cell.release();
+        }
+    }
+
+    /** @return fs.pipe-max-size, or -1 if it cannot be read */
+    static int pipeMaxSize() {
+        // A sysctl file reports size 0, so read it with a large buffer rather than Files.readString.
+        try (var in = java.nio.file.Files.newInputStream(java.nio.file.Path.of("/proc/sys/fs/pipe-max-size"))) {
+            return Integer.parseInt(new String(in.readNBytes(64), java.nio.charset.StandardCharsets.US_ASCII).trim());
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Kernel pipes: {@code slotsUsed} is -1 (not exported by the kernel); {@code readers} and
+     * {@code writers} count this JVM's open handles; the times come from {@code fstat(2)} (an anonymous
+     * pipe keeps its creation time since Linux 6.15). On a pipe whose handles are all closed, the queued
+     * bytes are 0 and the times are the epoch.
+     */
+    @Override
+    public PipeStat stat() {
+        KernelEnd e = anyOpen();
+        if (e == null) {
+            int cap = lastCapacity;
+            return new PipeStat(cap, cap / PAGE_SIZE, -1, 0, 0, 0, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            int cap = LibC.fcntl(e.fd(), LibC.F_GETPIPE_SZ, 0);
+            int queued = LibC.fionread(e.fd());
+            MemorySegment st = arena.allocate(LibC.STAT_SIZE, 8);
+            int r = LibC.fstat(e.fd(), st);
+            if (cap < 0 || queued < 0 || r < 0) {
+                throw new IllegalStateException("fstat/fcntl/ioctl on a pipe failed: "
+                        + LibC.describe(-Math.min(cap, Math.min(queued, r))));
+            }
+            lastCapacity = cap;
+            return new PipeStat(cap, cap / PAGE_SIZE, -1, queued, readers.get(), writers.get(),
+                    time(st, LibC.STAT_ATIM), time(st, LibC.STAT_MTIM), time(st, LibC.STAT_CTIM));
+        } finally {
+            e.cell.release();
+        }
+    }
+
+    private static Instant time(MemorySegment st, int off) {
+        return Instant.ofEpochSecond(st.get(JAVA_LONG, off), st.get(JAVA_LONG, off + 8));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Kernel pipes count bytes, calls and waits on the Java side; wake-ups, spins, lock contention,
+     * pages and peak occupancy are the kernel's and read -1.
+     */
+    @Override
+    public PipeCounters counters() {
+        return new PipeCounters(bytesWritten.sum(), bytesRead.sum(), writeCalls.sum(), readCalls.sum(),
+                readerWaits.sum(), writerWaits.sum(), -1, -1, -1, -1, -1, -1, -1, -1);
+    }
+
+    @Override
+    public void resetCounters() {
+        bytesWritten.reset();
+        bytesRead.reset();
+        writeCalls.reset();
+        readCalls.reset();
+        readerWaits.reset();
+        writerWaits.reset();
+    }
+
+    @Override
+    public String toString() {
+        return "KernelPipe[" + reader + ", " + writer + "]";
+    }
+}

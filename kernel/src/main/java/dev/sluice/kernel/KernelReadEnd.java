@@ -1,0 +1,153 @@
+package dev.sluice.kernel;
+
+import dev.sluice.ReadEnd;
+import dev.sluice.Readiness;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * A read descriptor of a kernel pipe; the contract is {@link ReadEnd}'s. {@code read(2)} and
+ * {@code readv(2)} on an {@code O_NONBLOCK} descriptor, waiting through the poller on {@code EAGAIN}
+ * unless this handle is nonblocking.
+ */
+final class KernelReadEnd extends KernelEnd implements ReadEnd {
+
+    KernelReadEnd(KernelPipe pipe, int fd, boolean nonBlocking, long timeoutNanos) {
+        super(pipe, fd, LibC.EPOLLIN, nonBlocking, timeoutNanos);
+    }
+
+    @Override
+    short pollEvents() {
+        return LibC.POLLIN;
+    }
+
+    @Override
+    boolean isReady(Readiness r) {
+        return r.readable() || r.hungUp() || r.invalid();
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        Buffers.checkArray(b, off, len);
+        MemorySegment seg = MemorySegment.ofArray(b).asSlice(off, len);
+        return (int) readLoop(len, () -> LibC.read(cell.fd, seg, len));
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        Objects.requireNonNull(dst, "destination buffer is null");
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("cannot read into a read-only buffer");
+        }
+        MemorySegment seg = MemorySegment.ofBuffer(dst);
+        long len = seg.byteSize();
+        int n = (int) readLoop(len, () -> LibC.read(cell.fd, seg, len));
+        if (n > 0) {
+            dst.position(dst.position() + n);
+        }
+        return n;
+    }
+
+    @Override
+    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        long total = Buffers.check(dsts, offset, length, true);
+        if (Buffers.iovecable(dsts, offset, length)) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment iov = arena.allocate((long) Math.max(1, length) * LibC.IOVEC_SIZE, 8);
+                int n = Buffers.fillIovec(iov, dsts, offset, length);
+                long r = readLoop(total, () -> LibC.readv(cell.fd, iov, n));
+                if (r > 0) {
+                    Buffers.advance(dsts, offset, length, r);
+                }
+                return r;
+            }
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment bounce = Buffers.bounce(arena, total);
+            long r = readLoop(total, () -> LibC.read(cell.fd, bounce, bounce.byteSize()));
+            if (r > 0) {
+                Buffers.scatter(bounce, r, dsts, offset, length);
+            }
+            return r;
+        }
+    }
+
+    /**
+     * The blocking-read skeleton: one attempt, and on {@code EAGAIN} a wait and another attempt, as
+     * {@code pipe_read} loops. A read only ever waits while it has read nothing.
+     */
+    private long readLoop(long len, LongSupplier attempt) throws IOException {
+        cell.acquire();
+        try {
+            if (len == 0) {
+                return 0;
+            }
+            long deadline = 0;
+            for (;;) {
+                long r = attempt.getAsLong();
+                if (r > 0) {
+                    pipe.countRead(r);
+                    return r;
+                }
+                if (r == 0) {
+                    pipe.countRead(0);
+                    return -1; // every write descriptor is closed and the pipe is empty
+                }
+                if (r != -LibC.EAGAIN) {
+                    throw failure("read", -r);
+                }
+                if (nonBlocking) {
+                    pipe.countRead(0);
+                    return 0;
+                }
+                deadline = await(deadline, 0, "read from an empty pipe");
+                if (cell.isClosed()) {
+                    throw new AsynchronousCloseException();
+                }
+            }
+        } finally {
+            cell.release();
+        }
+    }
+
+    @Override
+    public int available() throws IOException {
+        cell.acquire();
+        try {
+            int n = LibC.fionread(cell.fd);
+            if (n < 0) {
+                throw failure("ioctl(FIONREAD)", -n);
+            }
+            return n;
+        } finally {
+            cell.release();
+        }
+    }
+
+    @Override
+    public KernelReadEnd dup() throws IOException {
+        cell.acquire();
+        try {
+            int fd = LibC.fcntl(cell.fd, LibC.F_DUPFD_CLOEXEC, 0);
+            if (fd < 0) {
+                throw failure("fcntl(F_DUPFD_CLOEXEC)", -fd);
+            }
+            KernelReadEnd copy = new KernelReadEnd(pipe, fd, nonBlocking, timeoutNanos);
+            pipe.handleOpened(copy);
+            return copy;
+        } finally {
+            cell.release();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KernelReadEnd[fd " + cell.fd + (cell.isClosed() ? ", closed" : nonBlocking ? ", nonblocking" : "")
+                + "]";
+    }
+}
