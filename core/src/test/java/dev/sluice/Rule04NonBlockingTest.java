@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.testing.TestPipes;
+
 import static dev.sluice.ConformanceSupport.awaitBlockedReading;
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
 import static dev.sluice.ConformanceSupport.filled;
@@ -68,12 +70,12 @@ class Rule04NonBlockingTest {
         Pipe p = openNonBlocking(PipeOptions.DEFAULT_CAPACITY);
         // 13 full pages and one page with 100 bytes: 14 slots used, 2 free, 3996 bytes of merge room.
         p.writer().write(pattern(13 * 4096 + 100));
-        assertThat(p.stat().slotsUsed()).isEqualTo(14);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(14);
 
         byte[] data = pattern(13000); // remainder 13000 & 4095 = 712
         int n = p.writer().write(data);
         assertThat(n).as("712 merged + 2 × 4096").isEqualTo(712 + 2 * 4096);
-        assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
 
         ByteArrayOutputStream want = new ByteArrayOutputStream();
         want.write(pattern(13 * 4096 + 100));
@@ -86,14 +88,14 @@ class Rule04NonBlockingTest {
         Pipe p = openNonBlocking(PipeOptions.DEFAULT_CAPACITY);
         p.writer().write(pattern(13 * 4096 + 100)); // 2 free slots, 3996 bytes of merge room
         assertThat(p.writer().write(pattern(12000))).as("3808 merged + 2 × 4096").isEqualTo(12000);
-        assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
     }
 
     @Test
     void largeWriteIntoAFullRingStoresOnlyItsRemainderWhenThatMerges() throws Exception {
         Pipe p = openNonBlocking(PipeOptions.DEFAULT_CAPACITY);
         p.writer().write(pattern(15 * 4096 + 1000)); // ring full, 3096 bytes of room in the last page
-        assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
 
         assertThat(p.writer().write(pattern(5000))).as("the 904-byte remainder merges, no slot is free")
                 .isEqualTo(904);

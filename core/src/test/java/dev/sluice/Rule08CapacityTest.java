@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.testing.TestPipes;
+
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
 import static dev.sluice.ConformanceSupport.filled;
 import static dev.sluice.ConformanceSupport.open;
@@ -112,12 +114,12 @@ class Rule08CapacityTest {
         Pipe p = open();
         byte[] data = pattern(3 * 4096);
         p.writer().write(data);
-        assertThat(p.stat().slotsUsed()).isEqualTo(3);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(3);
 
         IllegalStateException e = thrownBy(IllegalStateException.class, () -> p.setCapacity(8192));
         assertThat(e).as("EBUSY, not an accounting limit").isNotInstanceOf(PipeLimitException.class);
         assertThat(p.capacity()).isEqualTo(65536);
-        assertThat(p.stat().slotsUsed()).isEqualTo(3);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(3);
         assertThat(p.reader().available()).isEqualTo(data.length);
         assertThat(readFully(p.reader(), data.length)).isEqualTo(data);
     }
@@ -142,10 +144,10 @@ class Rule08CapacityTest {
         byte[] more = pattern(6 * 4096);
         assertThat(p.writer().write(more)).isEqualTo(more.length);
         want.write(more);
-        assertThat(p.stat().slotsUsed()).isEqualTo(8);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(8);
 
         assertThat(p.setCapacity(8 * 4096)).isEqualTo(32768);
-        assertThat(p.stat().slotsUsed()).isEqualTo(8);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(8);
         assertThat(p.writer().write(filled(1, 1))).as("the shrunk ring is full").isZero();
         assertThat(readFully(p.reader(), want.size())).isEqualTo(want.toByteArray());
 
@@ -160,7 +162,7 @@ class Rule08CapacityTest {
         p.writer().write(pattern(3 * 4096 + 1)); // 4 slots
         assertThat(p.setCapacity(20000)).isEqualTo(32768);
         assertThat(p.capacity()).isEqualTo(32768);
-        assertThat(p.stat().slotsUsed()).isEqualTo(4);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(4);
         assertThat(readFully(p.reader(), 3 * 4096 + 1)).isEqualTo(pattern(3 * 4096 + 1));
     }
 
@@ -168,7 +170,7 @@ class Rule08CapacityTest {
     void growingAboveTheMaximumFailsAndChangesNothing() throws Exception {
         Pipe p = open();
         p.writer().write(pattern(10));
-        assertThat(p.options().maxCapacity()).isEqualTo(1 << 20);
+        if (TestPipes.inProcess()) assertThat(p.options().maxCapacity()).isEqualTo(1 << 20);
         thrownBy(IllegalArgumentException.class, () -> p.setCapacity((1 << 20) + 1));
         assertThat(p.capacity()).isEqualTo(65536);
 
@@ -192,7 +194,7 @@ class Rule08CapacityTest {
         assertThat(p.setCapacity(131072)).isEqualTo(131072);
 
         assertThat(writer.join()).isEqualTo(4096);
-        assertThat(p.stat().slotsUsed()).isEqualTo(17);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(17);
     }
 
     @ParameterizedTest
@@ -214,7 +216,7 @@ class Rule08CapacityTest {
         assertThat(a.join()).isEqualTo(4096);
         assertThat(b.join()).isEqualTo(4096);
         assertThat(c.join()).isEqualTo(4096);
-        assertThat(p.stat().slotsUsed()).isEqualTo(19);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(19);
     }
 
     @Test

@@ -46,6 +46,7 @@ class Rule09PagePoolTest {
 
     @BeforeAll
     static void enableAllocationCounting() {
+        TestPipes.assumeInProcess("the page pool, its counters and allocation-free paths are the in-process pipe's");
         assumeTrue(THREADS.isThreadAllocatedMemorySupported(), "this VM cannot count allocated bytes per thread");
         THREADS.setThreadAllocatedMemoryEnabled(true);
         long a = THREADS.getCurrentThreadAllocatedBytes();
@@ -274,7 +275,7 @@ class Rule09PagePoolTest {
             for (int i = 0; i < 16; i++) {
                 p.writer().write(one);
             }
-            assertThat(p.stat().slotsUsed()).isEqualTo(1);
+            if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(1);
             assertThat(p.reader().read(dst)).isEqualTo(16);
         }
         assertThat(Arrays.copyOf(dst, 16)).containsOnly(42);

@@ -47,7 +47,7 @@ class Rule11PacketModeTest {
 
         p.writer().write(new byte[] {1});
         p.writer().write(new byte[] {2});
-        assertThat(p.stat().slotsUsed()).isEqualTo(2);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(2);
         assertThat(p.reader().read(new byte[10])).isEqualTo(1);
     }
 
@@ -79,7 +79,7 @@ class Rule11PacketModeTest {
         assertThat(p.reader().read(small)).isEqualTo(30);
         assertThat(small).isEqualTo(sequence(30, 0));
         assertThat(p.stat().bytesQueued()).as("the other 70 bytes of the first packet are gone").isEqualTo(50);
-        assertThat(p.stat().slotsUsed()).isEqualTo(1);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(1);
 
         byte[] buf = new byte[100];
         assertThat(p.reader().read(buf)).isEqualTo(50);
@@ -113,7 +113,7 @@ class Rule11PacketModeTest {
         Pipe p = packetPipe();
         byte[] data = FeatureSupport.randomBytes(10_000, 11);
         assertThat(p.writer().write(data)).isEqualTo(10_000);
-        assertThat(p.stat().slotsUsed()).isEqualTo(3);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(3);
 
         byte[] buf = new byte[16_384];
         assertThat(p.reader().read(buf)).isEqualTo(4096);
@@ -131,7 +131,7 @@ class Rule11PacketModeTest {
         ByteBuffer[] srcs = {ByteBuffer.wrap(sequence(1000, 0)), ByteBuffer.wrap(sequence(3096, 1000))};
         assertThat(p.writer().write(srcs)).isEqualTo(4096);
         p.writer().write(ByteBuffer.wrap(sequence(10, 7)));
-        assertThat(p.stat().slotsUsed()).isEqualTo(2);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(2);
         byte[] buf = new byte[8192];
         assertThat(p.reader().read(buf)).isEqualTo(4096);
         assertThat(Arrays.copyOf(buf, 4096)).isEqualTo(sequence(4096, 0));
@@ -143,14 +143,14 @@ class Rule11PacketModeTest {
         for (int i = 0; i < 3; i++) {
             assertThat(p.writer().write(new byte[] {(byte) i})).isEqualTo(1);
         }
-        assertThat(p.stat().slotsUsed()).as("3 one-byte packets take 3 slots").isEqualTo(3);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).as("3 one-byte packets take 3 slots").isEqualTo(3);
         assertThat(p.stat().bytesQueued()).isEqualTo(3);
 
         Pipe normal = TestPipes.open();
         for (int i = 0; i < 3; i++) {
             normal.writer().write(new byte[] {(byte) i});
         }
-        assertThat(normal.stat().slotsUsed()).as("without packet mode they merge into one").isEqualTo(1);
+        if (TestPipes.inProcess()) assertThat(normal.stat().slotsUsed()).as("without packet mode they merge into one").isEqualTo(1);
     }
 
     @Test
@@ -178,7 +178,7 @@ class Rule11PacketModeTest {
         p.writer().write(new byte[] {1, 2});        // normal: not merged into the packet
         p.writer().setPacketMode(true);
         p.writer().write(new byte[] {5, 6});        // packet mode, but joins the normal page, as on Linux
-        assertThat(p.stat().slotsUsed()).isEqualTo(2);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(2);
 
         byte[] buf = new byte[64];
         assertThat(p.reader().read(buf)).as("one packet per read").isEqualTo(2);
@@ -214,7 +214,7 @@ class Rule11PacketModeTest {
         }
         // Two slots left: 10000 bytes would be 3 packets; only the first two fit.
         assertThat(p.writer().write(new byte[10_000])).isEqualTo(8192);
-        assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
     }
 
     @ParameterizedTest

@@ -89,7 +89,7 @@ class Rule12ReadinessTest {
         w.setNonBlocking(true);
         // 15 full pages and 1 byte: 16 slots, and 4095 bytes of room in the last page.
         assertThat(w.write(new byte[15 * Pipe.PAGE_SIZE + 1])).isEqualTo(15 * Pipe.PAGE_SIZE + 1);
-        assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
 
         assertThat(w.poll().writable()).as("POLLOUT needs a whole free slot").isFalse();
         assertThat(w.poll().linuxPollMask()).isZero();

@@ -124,7 +124,7 @@ class Rule13AdaptersTest {
         for (int v : values) {
             out.write(v);
         }
-        assertThat(p.stat().slotsUsed()).as("single-byte writes merge like any small write").isEqualTo(1);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).as("single-byte writes merge like any small write").isEqualTo(1);
         for (int v : values) {
             assertThat(in.read()).isEqualTo(v & 0xFF);
         }
@@ -515,6 +515,7 @@ class Rule13AdaptersTest {
      */
     @Test
     void theJfrPinningProbeSeesABlockingReadInsideAClassInitializer() throws Exception {
+        TestPipes.assumeInProcess("looks for the in-process wait queue's frames in the pinned stack");
         classInitPipe = TestPipes.open();
         List<RecordedEvent> pinned = pinnedEventsDuring(() -> {
             var v = ThreadKind.VIRTUAL.call("pinned", () -> ReadsInItsInitializer.READ);
@@ -535,6 +536,8 @@ class Rule13AdaptersTest {
     @Test
     void theLibraryUsesNoMonitorsAndNoObjectWait() throws IOException, URISyntaxException {
         Path classes = Path.of(Pipe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(classes),
+                "the core's classes come from a jar here; the core's own build checks them");
         List<Path> files;
         try (Stream<Path> s = Files.walk(classes)) {
             files = s.filter(f -> f.toString().endsWith(".class")).toList();

@@ -186,9 +186,11 @@ class Rule14BadInputTest {
                 f -> f.pipe.setCapacity(2 * PipeOptions.DEFAULT_MAX_CAPACITY)));
         all.add(bad("setCapacity(1 GiB) above maxCapacity (EPERM)", IllegalArgumentException.class,
                 "maxCapacity", f -> f.pipe.setCapacity(PipeOptions.ABSOLUTE_MAX_CAPACITY)));
+        // A kernel pipe does not know how many pages hold the data; its message names EBUSY instead.
+        String busy = TestPipes.inProcess() ? "2 pages" : "EBUSY";
         all.add(bad("setCapacity(0): one page cannot hold two slots of data (EBUSY)", IllegalStateException.class,
-                "2 pages", f -> f.pipe.setCapacity(0)));
-        all.add(bad("setCapacity(4096) (EBUSY)", IllegalStateException.class, "2 pages",
+                busy, f -> f.pipe.setCapacity(0)));
+        all.add(bad("setCapacity(4096) (EBUSY)", IllegalStateException.class, busy,
                 f -> f.pipe.setCapacity(Pipe.PAGE_SIZE)));
         all.add(bad("setTimeout(-1 ns) on the reader", IllegalArgumentException.class, "negative",
                 f -> f.reader.setTimeout(Duration.ofNanos(-1))));
@@ -224,7 +226,7 @@ class Rule14BadInputTest {
                                                  BadCall setup, BadCall call) throws Exception {
         Fixture f = new Fixture();
         assertThat(f.pipe.stat().bytesQueued()).isEqualTo(CONTENT.length);
-        assertThat(f.pipe.stat().slotsUsed()).isEqualTo(2);
+        if (TestPipes.inProcess()) assertThat(f.pipe.stat().slotsUsed()).isEqualTo(2);
         setup.run(f);
         Snapshot before = Snapshot.of(f);
 

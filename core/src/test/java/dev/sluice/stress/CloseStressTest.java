@@ -421,8 +421,9 @@ class CloseStressTest {
         // Every writer must now fill the pipe and block. Under half-empty and adaptive a writer may sleep
         // beside free room that the readers left when they stopped (it could not finish its write in it), so
         // there the pipe need not be full: wait for every writer to be asleep with nothing changing.
-        WakePolicy policy = p.options().wakePolicy();
-        boolean fillsUp = policy != WakePolicy.HALF_EMPTY && policy != WakePolicy.ADAPTIVE;
+        // A kernel pipe has no options and does not report slot counts: wait for quiet writers there too.
+        WakePolicy policy = p.options() == null ? null : p.options().wakePolicy();
+        boolean fillsUp = policy != null && policy != WakePolicy.HALF_EMPTY && policy != WakePolicy.ADAPTIVE;
         long[] last = {-1, -1};
         h.awaitCondition(() -> {
             PipeStat s = p.stat();
@@ -465,7 +466,7 @@ class CloseStressTest {
         Scenarios.closeAll(outs);
         PipeStat after = p.stat();
         assertThat(after.bytesQueued()).as("bytes queued once every handle is closed").isZero();
-        assertThat(after.slotsUsed()).isZero();
+        if (TestPipes.inProcess()) assertThat(after.slotsUsed()).isZero(); // not exported by kernel pipes
         Scenarios.report(name, seed, received.get() + queued, start, p, String.format(
                 "; %,d bytes left queued, %d writers broke mid-write", queued, partialBroken.sum()));
     }

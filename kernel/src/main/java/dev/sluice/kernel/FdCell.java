@@ -152,43 +152,81 @@ final class FdCell {
 
     /** Called by the poller thread when epoll reports the descriptor ready. */
     void fire() {
-        boolean rearm = false;
+        boolean futures = false;
         for (Object w : waiters) {
             if (w instanceof Thread t) {
                 LockSupport.unpark(t);
-            } else if (w instanceof ReadyWaiter<?> r) {
-                rearm |= !completeIfReady(r);
+            } else {
+                futures = true;
             }
         }
-        if (rearm && tryAcquire()) {
+        if (futures && !fireFutures() && tryAcquire()) {
             try {
-                Poller.get().arm(this);
+                Poller.get().arm(this); // still not ready (another thread was first): wait for the next event
             } finally {
                 release();
             }
         }
     }
 
-    /** @return whether the waiter is done (completed or removed) */
-    private <T> boolean completeIfReady(ReadyWaiter<T> r) {
-        if (!tryAcquire()) {
-            if (waiters.remove(r)) {
-                r.future.complete(r.whenClosed);
-            }
-            return true;
-        }
-        try {
-            T value = r.check.apply(this);
-            if (value != null) {
-                if (waiters.remove(r)) {
-                    r.future.complete(value);
-                }
+    /** @return whether readiness futures are queued (a racy hint) */
+    boolean hasFutures() {
+        for (Object w : waiters) {
+            if (w instanceof ReadyWaiter<?>) {
                 return true;
             }
-            return false;
+        }
+        return false;
+    }
+
+    /**
+     * Completes the queued readiness futures if the descriptor is ready, all with the one readiness found,
+     * as the in-process pipe does: a callback of an earlier future may drain the pipe, and the later
+     * futures must still see the state that made them due. Called by the poller, and by this JVM's
+     * reads, writes and closes of the same pipe, so that a change made here completes the futures on the
+     * thread that made it.
+     *
+     * @return whether none is left waiting
+     */
+    boolean fireFutures() {
+        ReadyWaiter<?> first = null;
+        for (Object w : waiters) {
+            if (w instanceof ReadyWaiter<?> r) {
+                first = r;
+                break;
+            }
+        }
+        if (first == null) {
+            return true;
+        }
+        if (!tryAcquire()) {
+            wakeAll(true);
+            return true;
+        }
+        Object value;
+        try {
+            value = first.check.apply(this);
         } finally {
             release();
         }
+        if (value == null) {
+            return false;
+        }
+        java.util.ArrayList<ReadyWaiter<?>> due = new java.util.ArrayList<>();
+        for (Object w : waiters) {
+            if (w instanceof ReadyWaiter<?> r && waiters.remove(r)) {
+                due.add(r);
+            }
+        }
+        for (ReadyWaiter<?> r : due) {
+            complete(r, value);
+        }
+        return true;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void complete(ReadyWaiter<T> r, Object value) {
+        r.future.complete((T) value);
     }
 
     /** Wakes every parked thread; with {@code closing}, completes every readiness future as closed. */

@@ -5,7 +5,6 @@ import dev.sluice.PipeTimeoutException;
 import dev.sluice.Readiness;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -112,6 +111,7 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
             if (isReady(now)) {
                 f.complete(now);
             } else {
+                pipe.futureQueued();
                 cell.addReadyWaiter(new FdCell.ReadyWaiter<>(f, c -> {
                     Readiness r = pollHeld();
                     return isReady(r) ? r : null;
@@ -135,7 +135,7 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
      */
     long await(long deadline, long done, String what) throws IOException {
         if (cell.isClosed()) {
-            throw new AsynchronousCloseException();
+            return deadline; // the caller's loop reports the close, with its partial count
         }
         if (Thread.currentThread().isInterrupted()) {
             // The stream convention: the status stays set, the pipe stays open.

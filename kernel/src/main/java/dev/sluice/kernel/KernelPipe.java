@@ -202,12 +202,14 @@ public final class KernelPipe implements Pipe {
     void handleClosed(KernelEnd e) {
         open.remove(e);
         (e instanceof KernelReadEnd ? readers : writers).decrementAndGet();
+        stateChanged();
     }
 
     void countRead(long n) {
         readCalls.increment();
         if (n > 0) {
             bytesRead.add(n);
+            stateChanged();
         }
     }
 
@@ -215,6 +217,35 @@ public final class KernelPipe implements Pipe {
         writeCalls.increment();
         if (n > 0) {
             bytesWritten.add(n);
+            stateChanged();
+        }
+    }
+
+    /** Set when a readiness future is queued on any handle of this pipe; cleared by a scan that finds none. */
+    private volatile boolean futuresHint;
+
+    void futureQueued() {
+        futuresHint = true;
+    }
+
+    /**
+     * After this JVM changed the pipe (read, write, close, resize): completes the readiness futures that
+     * are now due, on this thread, as the in-process pipe does. Futures still get completed by the poller
+     * if this misses them (a racy clear of the hint, or a change made by another process), only later.
+     */
+    void stateChanged() {
+        if (!futuresHint) {
+            return;
+        }
+        boolean any = false;
+        for (KernelEnd e : open) {
+            if (e.cell.hasFutures()) {
+                any = true;
+                e.cell.fireFutures();
+            }
+        }
+        if (!any) {
+            futuresHint = false;
         }
     }
 
@@ -268,6 +299,7 @@ public final class KernelPipe implements Pipe {
         if (e == null) {
             throw new IllegalStateException("pipe is closed on both sides");
         }
+        int size;
         try {
             int r = LibC.fcntl(e.fd(), LibC.F_SETPIPE_SZ, bytes);
             if (r == -LibC.EBUSY) {
@@ -285,11 +317,13 @@ public final class KernelPipe implements Pipe {
             if (r < 0) {
                 throw new IllegalStateException("fcntl(F_SETPIPE_SZ) failed: " + LibC.describe(-r));
             }
+            size = r;
             lastCapacity = r;
-            return r;
         } finally {
             e.cell.release();
         }
+        stateChanged();
+        return size;
     }
 
     /** @return fs.pipe-max-size, or -1 if it cannot be read */

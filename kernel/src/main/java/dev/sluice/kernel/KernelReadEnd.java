@@ -89,6 +89,9 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
             }
             long deadline = 0;
             for (;;) {
+                if (cell.isClosed()) {
+                    throw new AsynchronousCloseException(); // closed by another thread during this call
+                }
                 long r = attempt.getAsLong();
                 if (r > 0) {
                     pipe.countRead(r);
@@ -105,10 +108,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
                     pipe.countRead(0);
                     return 0;
                 }
-                deadline = await(deadline, 0, "read from an empty pipe");
-                if (cell.isClosed()) {
-                    throw new AsynchronousCloseException();
-                }
+                deadline = await(deadline, 0, "read from an empty pipe"); // the loop's top sees a close
             }
         } finally {
             cell.release();

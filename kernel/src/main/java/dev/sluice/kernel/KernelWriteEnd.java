@@ -100,6 +100,14 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
             }
             long deadline = 0;
             for (;;) {
+                if (cell.isClosed()) {
+                    // Closed by another thread during this call: the close came first, so store nothing more,
+                    // and report what was stored (the partial count must not be lost in an exception).
+                    if (done == 0) {
+                        throw new AsynchronousCloseException();
+                    }
+                    return done;
+                }
                 long r = attempt.applyAsLong(done);
                 if (r >= 0) {
                     done += r;
@@ -118,13 +126,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                 if (nonBlocking) {
                     return done;
                 }
-                deadline = await(deadline, done, "write to a full pipe");
-                if (cell.isClosed()) {
-                    if (done == 0) {
-                        throw new AsynchronousCloseException();
-                    }
-                    return done; // a partial count; the next call sees the closed handle
-                }
+                deadline = await(deadline, done, "write to a full pipe"); // the loop's top sees a close
             }
         } finally {
             pipe.countWrite(done);
