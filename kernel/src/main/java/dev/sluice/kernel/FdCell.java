@@ -41,6 +41,8 @@ final class FdCell {
     private final AtomicInteger state = new AtomicInteger();
     /** Parked threads, and {@link ReadyWaiter}s of readiness futures. */
     private final ConcurrentLinkedQueue<Object> waiters = new ConcurrentLinkedQueue<>();
+    /** Events the parked threads wait for, OR-ed since the last fire. */
+    private final AtomicInteger wanted = new AtomicInteger();
     /** Whether the descriptor is in the poller's epoll set; written by the poller's arm and forget. */
     volatile boolean registered;
 
@@ -120,10 +122,16 @@ final class FdCell {
      * everything afterwards; returning does not mean the descriptor is ready.
      */
     void park(long deadline) {
+        park(deadline, waitEvents);
+    }
+
+    /** As {@link #park(long)}, waiting for {@code events} (a socket may wait for either direction). */
+    void park(long deadline, int events) {
         Thread me = Thread.currentThread();
         waiters.add(me);
         try {
-            Poller.get().arm(this);
+            // Arm for every event somebody queued since the last fire: a one-shot registration has one mask.
+            Poller.get().arm(this, wanted.accumulateAndGet(events, (a, b) -> a | b));
             if (isClosed()) {
                 return; // close() may have run before we were queued, so it could not wake us
             }
@@ -147,11 +155,12 @@ final class FdCell {
             w.future.complete(w.whenClosed); // close() ran its wake-up before we were queued
             return;
         }
-        Poller.get().arm(this);
+        Poller.get().arm(this, wanted.accumulateAndGet(waitEvents, (a, b) -> a | b));
     }
 
     /** Called by the poller thread when epoll reports the descriptor ready. */
     void fire() {
+        wanted.set(0); // before the waiters are woken: each re-arms with its own events
         boolean futures = false;
         for (Object w : waiters) {
             if (w instanceof Thread t) {
@@ -162,7 +171,7 @@ final class FdCell {
         }
         if (futures && !fireFutures() && tryAcquire()) {
             try {
-                Poller.get().arm(this); // still not ready (another thread was first): wait for the next event
+                Poller.get().arm(this, wanted.accumulateAndGet(waitEvents, (a, b) -> a | b)); // still not ready (another thread was first): wait for the next event
             } finally {
                 release();
             }

@@ -199,6 +199,7 @@ final class LibC {
     private static final MethodHandle SIGDELSET = fn("sigdelset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle POSIX_SPAWNP = fn("posix_spawnp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
             ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle KILL = fn("kill", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO_OPT);
     private static final MemorySegment ENVIRON = C.find("environ").orElseThrow().reinterpret(8);
 
     // ---- scratch and errno ----
@@ -472,6 +473,16 @@ final class LibC {
             do {
                 r = (int) WAITPID.invokeExact(s, pid, status, WNOHANG);
             } while (r < 0 && errno(s) == EINTR);
+            return r < 0 ? -errno(s) : r;
+        } catch (Throwable t) {
+            throw bug(t);
+        }
+    }
+
+    static int kill(int pid, int sig) {
+        MemorySegment s = scratch();
+        try {
+            int r = (int) KILL.invokeExact(s, pid, sig);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
             throw bug(t);

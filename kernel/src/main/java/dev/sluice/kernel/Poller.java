@@ -47,8 +47,8 @@ final class Poller {
     }
 
     /** Arms (or re-arms) a one-shot registration of the cell; the caller holds a use of it. */
-    void arm(FdCell c) {
-        int events = c.waitEvents | LibC.EPOLLONESHOT;
+    void arm(FdCell c, int wanted) {
+        int events = wanted | LibC.EPOLLONESHOT;
         if (!c.registered) {
             cells.put(c.id, c);
             int r = LibC.epollCtl(epfd, LibC.EPOLL_CTL_ADD, c.fd, events, c.id);

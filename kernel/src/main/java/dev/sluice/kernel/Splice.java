@@ -1,0 +1,528 @@
+package dev.sluice.kernel;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.sluice.BrokenPipeException;
+import dev.sluice.PipeEnd;
+import dev.sluice.ReadEnd;
+import dev.sluice.WriteEnd;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.AsynchronousCloseException;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Zero-copy moves between kernel pipes, files and sockets: {@code splice(2)}, {@code tee(2)} and
+ * {@code vmsplice(2)}. The bytes never pass through Java memory.
+ *
+ * <pre>{@code
+ * try (KernelFile out = KernelFile.open(Path.of("out.bin"), WRITE, CREATE, TRUNCATE_EXISTING)) {
+ *     long n = Splice.drain(pipe.reader(), out);            // pipe -> file until end-of-stream
+ * }
+ * }</pre>
+ *
+ * <p><b>Results.</b> Like {@link ReadEnd#read}: the bytes moved; -1 when the source is at end-of-stream
+ * (a pipe with no writer left and nothing queued, or the end of a file); 0 only when the call would have
+ * to wait and may not (the pipe handle is nonblocking, or {@link Flag#NONBLOCK} is given). Otherwise a call
+ * waits, as a read or write on the pipe handle would (interrupts, timeouts and {@code close()} of the
+ * handle end the wait the same way), and returns as soon as it moved something: like {@code splice(2)},
+ * one call moves at most what the pipe holds or has room for; the {@code drain}/{@code fill} helpers loop.
+ *
+ * <p><b>Errors.</b> Both arguments must be this module's handles ({@link KernelPipe} ends,
+ * {@link KernelFile}); a closed handle gives {@link java.nio.channels.ClosedChannelException}; a
+ * negative length or offset, or splicing or teeing a pipe into itself ({@code EINVAL} in Linux), gives
+ * {@link IllegalArgumentException} before any system call; a broken destination pipe gives
+ * {@link BrokenPipeException}; other failures (a read-only file as the target: {@code EBADF}) an
+ * {@link IOException} naming the errno. A failed call moves nothing.
+ */
+public final class Splice {
+    private Splice() {
+    }
+
+    /** The {@code SPLICE_F_*} flags. */
+    public enum Flag {
+        /** {@code SPLICE_F_MOVE}: move pages instead of copying (a hint; the kernel mostly ignores it). */
+        MOVE(1),
+        /** {@code SPLICE_F_NONBLOCK}: do not wait; return 0 when the call would have to. */
+        NONBLOCK(2),
+        /** {@code SPLICE_F_MORE}: more data follows (a hint to sockets, like {@code MSG_MORE}). */
+        MORE(4),
+        /** {@code SPLICE_F_GIFT} (vmsplice only): the pages are a gift; see {@link #vmsplice}. */
+        GIFT(8);
+
+        final int bits;
+
+        Flag(int bits) {
+            this.bits = bits;
+        }
+    }
+
+    private static int bits(Set<Flag> flags) {
+        Objects.requireNonNull(flags, "flags is null (use Set.of() or EnumSet.noneOf(Splice.Flag.class))");
+        int b = 0;
+        for (Flag f : flags) {
+            b |= f.bits;
+        }
+        return b;
+    }
+
+    private static KernelReadEnd kernel(ReadEnd e) {
+        Objects.requireNonNull(e, "pipe end is null");
+        if (e instanceof KernelReadEnd k) {
+            return k;
+        }
+        throw new IllegalArgumentException("not a kernel pipe end: " + e + " (splice needs a KernelPipe)");
+    }
+
+    private static KernelWriteEnd kernel(WriteEnd e) {
+        Objects.requireNonNull(e, "pipe end is null");
+        if (e instanceof KernelWriteEnd k) {
+            return k;
+        }
+        throw new IllegalArgumentException("not a kernel pipe end: " + e + " (splice needs a KernelPipe)");
+    }
+
+    private static void checkLength(long len) {
+        if (len < 0) {
+            throw new IllegalArgumentException("length must not be negative, was " + len);
+        }
+    }
+
+    private static void checkOffset(long offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must not be negative, was " + offset);
+        }
+    }
+
+    // ---- splice -------------------------------------------------------------------------------------
+
+    /**
+     * Moves up to {@code len} bytes from a pipe into a file at its current position (which advances) or
+     * into a socket.
+     *
+     * @param from  the pipe's read end
+     * @param to    the file or socket
+     * @param len   most bytes to move
+     * @param flags {@code SPLICE_F_*}
+     * @return bytes moved, -1 at end-of-stream, 0 if it would wait and may not
+     * @throws IOException see the class documentation
+     */
+    public static long splice(ReadEnd from, KernelFile to, long len, Set<Flag> flags) throws IOException {
+        return pipeToFile(kernel(from), to, -1, len, bits(flags));
+    }
+
+    /**
+     * Moves up to {@code len} bytes from a pipe into a file at {@code offset}, like {@code pwrite}: the
+     * file's position does not change.
+     *
+     * @param from   the pipe's read end
+     * @param to     the file
+     * @param offset where in the file to write
+     * @param len    most bytes to move
+     * @param flags  {@code SPLICE_F_*}
+     * @return bytes moved, -1 at end-of-stream, 0 if it would wait and may not
+     * @throws IOException see the class documentation
+     */
+    public static long splice(ReadEnd from, KernelFile to, long offset, long len, Set<Flag> flags) throws IOException {
+        checkOffset(offset);
+        return pipeToFile(kernel(from), to, offset, len, bits(flags));
+    }
+
+    /**
+     * Moves up to {@code len} bytes from a file at its current position (which advances), or from a
+     * socket, into a pipe.
+     *
+     * @param from  the file or socket
+     * @param to    the pipe's write end
+     * @param len   most bytes to move
+     * @param flags {@code SPLICE_F_*}
+     * @return bytes moved, -1 at end of file, 0 if it would wait and may not
+     * @throws IOException see the class documentation
+     */
+    public static long splice(KernelFile from, WriteEnd to, long len, Set<Flag> flags) throws IOException {
+        return fileToPipe(from, -1, kernel(to), len, bits(flags));
+    }
+
+    /**
+     * Moves up to {@code len} bytes from a file at {@code offset} into a pipe, like {@code pread}: the
+     * file's position does not change.
+     *
+     * @param from   the file
+     * @param offset where in the file to read
+     * @param to     the pipe's write end
+     * @param len    most bytes to move
+     * @param flags  {@code SPLICE_F_*}
+     * @return bytes moved, -1 at end of file, 0 if it would wait and may not
+     * @throws IOException see the class documentation
+     */
+    public static long splice(KernelFile from, long offset, WriteEnd to, long len, Set<Flag> flags) throws IOException {
+        checkOffset(offset);
+        return fileToPipe(from, offset, kernel(to), len, bits(flags));
+    }
+
+    /**
+     * Moves up to {@code len} bytes from one pipe into another, without copying the data.
+     *
+     * @param from  the source pipe's read end
+     * @param to    the destination pipe's write end (of another pipe)
+     * @param len   most bytes to move
+     * @param flags {@code SPLICE_F_*}
+     * @return bytes moved, -1 at end-of-stream, 0 if it would wait and may not
+     * @throws IOException see the class documentation
+     */
+    public static long splice(ReadEnd from, WriteEnd to, long len, Set<Flag> flags) throws IOException {
+        KernelReadEnd in = kernel(from);
+        KernelWriteEnd out = kernel(to);
+        checkLength(len);
+        if (in.pipe == out.pipe) {
+            throw new IllegalArgumentException("cannot splice a pipe into itself (Linux: EINVAL)");
+        }
+        int f = bits(flags);
+        return pipeToPipe(in, out, len, f, false);
+    }
+
+    /**
+     * Copies up to {@code len} bytes from one pipe into another without consuming them: the source keeps
+     * its data ({@code tee(2)}). Waits, as {@link #splice(ReadEnd, WriteEnd, long, Set)} does, for data in
+     * the source and room in the destination.
+     *
+     * @param from  the source pipe's read end
+     * @param to    the destination pipe's write end (of another pipe)
+     * @param len   most bytes to copy
+     * @param flags {@code SPLICE_F_*}
+     * @return bytes copied, -1 at end-of-stream, 0 if it would wait and may not
+     * @throws IOException see the class documentation
+     */
+    public static long tee(ReadEnd from, WriteEnd to, long len, Set<Flag> flags) throws IOException {
+        KernelReadEnd in = kernel(from);
+        KernelWriteEnd out = kernel(to);
+        checkLength(len);
+        if (in.pipe == out.pipe) {
+            throw new IllegalArgumentException("cannot tee a pipe into itself (Linux: EINVAL)");
+        }
+        return pipeToPipe(in, out, len, bits(flags), true);
+    }
+
+    /**
+     * Maps the pages of native memory into a pipe ({@code vmsplice(2)}): the pipe then
+     * <em>references</em> that memory rather than holding a copy. <b>The page-gift rule:</b> the memory
+     * must not be changed, and its arena must not be closed, until the reader has consumed those bytes;
+     * a change made earlier is what the reader gets, and freed memory is undefined behaviour. With
+     * {@link Flag#GIFT} the pages are given away for good (the segment should be page-aligned and a
+     * whole number of pages, and never touched again). Waits for room unless the handle is nonblocking or
+     * {@link Flag#NONBLOCK} is given; returns when the whole segment is in the pipe (blocking) or with what
+     * fit (nonblocking).
+     *
+     * @param src   native memory (a heap segment is refused)
+     * @param to    the pipe's write end
+     * @param flags {@code SPLICE_F_*}
+     * @return bytes mapped into the pipe
+     * @throws IOException see the class documentation
+     */
+    public static long vmsplice(MemorySegment src, WriteEnd to, Set<Flag> flags) throws IOException {
+        Objects.requireNonNull(src, "segment is null");
+        KernelWriteEnd out = kernel(to);
+        if (!src.isNative()) {
+            throw new IllegalArgumentException("vmsplice needs native memory (an Arena's segment), not a heap segment");
+        }
+        int f = bits(flags);
+        boolean mayWait = (f & Flag.NONBLOCK.bits) == 0 && !out.nonBlocking;
+        out.cell.acquire();
+        long done = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment iov = arena.allocate(LibC.IOVEC_SIZE, 8);
+            long total = src.byteSize();
+            long deadline = 0;
+            while (done < total) {
+                if (out.cell.isClosed()) {
+                    if (done == 0) {
+                        throw new AsynchronousCloseException();
+                    }
+                    break;
+                }
+                iov.set(ADDRESS, 0, src.asSlice(done));
+                iov.set(JAVA_LONG, 8, total - done);
+                long r = LibC.vmsplice(out.fd(), iov, 1, f);
+                if (r > 0) {
+                    done += r;
+                    continue;
+                }
+                if (r == -LibC.EPIPE) {
+                    throw new BrokenPipeException("broken pipe: every read end is closed", done);
+                }
+                if (r != -LibC.EAGAIN && r != 0) {
+                    throw new IOException("vmsplice failed: " + LibC.describe((int) -r));
+                }
+                if (!mayWait) {
+                    break;
+                }
+                deadline = out.await(deadline, done, "vmsplice into a full pipe");
+            }
+            return done;
+        } finally {
+            out.pipe.countWrite(done);
+            out.cell.release();
+        }
+    }
+
+    // ---- loops over whole streams -------------------------------------------------------------------
+
+    /**
+     * Moves everything from a pipe into a file (at its position) or socket until end-of-stream: how a
+     * child process's output goes to a file without passing through Java.
+     *
+     * @param from the pipe's read end, in blocking mode
+     * @param to   the file or socket
+     * @return bytes moved
+     * @throws IOException see the class documentation
+     */
+    public static long drain(ReadEnd from, KernelFile to) throws IOException {
+        long total = 0;
+        for (long n; (n = splice(from, to, 1 << 20, Set.of())) != -1; ) {
+            total += n;
+            if (n == 0) {
+                throw new IllegalStateException("drain needs a blocking pipe end: " + from);
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Moves everything from one pipe into another until end-of-stream.
+     *
+     * @param from the source pipe's read end, in blocking mode
+     * @param to   the destination pipe's write end
+     * @return bytes moved
+     * @throws IOException see the class documentation
+     */
+    public static long drain(ReadEnd from, WriteEnd to) throws IOException {
+        long total = 0;
+        for (long n; (n = splice(from, to, 1 << 20, Set.of())) != -1; ) {
+            total += n;
+            if (n == 0) {
+                throw new IllegalStateException("drain needs blocking pipe ends: " + from + ", " + to);
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Moves {@code len} bytes (or up to end of file) from a file at its position, or a socket, into a pipe.
+     *
+     * @param from the file or socket
+     * @param to   the pipe's write end, in blocking mode
+     * @param len  bytes to move
+     * @return bytes moved: {@code len}, or fewer at end of file
+     * @throws IOException see the class documentation
+     */
+    public static long fill(KernelFile from, WriteEnd to, long len) throws IOException {
+        checkLength(len);
+        long total = 0;
+        while (total < len) {
+            long n = splice(from, to, len - total, Set.of());
+            if (n == -1) {
+                break;
+            }
+            if (n == 0) {
+                throw new IllegalStateException("fill needs a blocking pipe end: " + to);
+            }
+            total += n;
+        }
+        return total;
+    }
+
+    // ---- the system-call loops ----------------------------------------------------------------------
+
+    private static long pipeToFile(KernelReadEnd in, KernelFile to, long offset, long len, int flags) throws IOException {
+        Objects.requireNonNull(to, "file is null");
+        checkLength(len);
+        in.cell.acquire();
+        try {
+            to.cell.acquire();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment off = offset < 0 ? MemorySegment.NULL : arena.allocateFrom(JAVA_LONG, offset);
+                boolean mayWait = (flags & Flag.NONBLOCK.bits) == 0 && !in.nonBlocking;
+                long deadline = 0;
+                for (;;) {
+                    closedCheck(in);
+                    if (len == 0) {
+                        return 0;
+                    }
+                    long r = LibC.splice(in.fd(), MemorySegment.NULL, to.cell.fd, off, len, flags);
+                    if (r > 0) {
+                        in.pipe.countRead(r);
+                        return r;
+                    }
+                    if (r == 0) {
+                        return -1;
+                    }
+                    if (r == -LibC.EPIPE) {
+                        throw new BrokenPipeException("broken pipe: the socket's peer is closed", 0);
+                    }
+                    if (r != -LibC.EAGAIN) {
+                        throw failure("splice from " + in + " to " + to, r);
+                    }
+                    if (!mayWait) {
+                        return 0;
+                    }
+                    // Which side is not ready? The pipe (empty) or, for a socket, the socket (full).
+                    if (to.socket && (LibC.pollNow(in.fd(), LibC.POLLIN) & (LibC.POLLIN | LibC.POLLHUP)) != 0) {
+                        deadline = awaitOther(in, to.cell, LibC.EPOLLOUT, deadline, "splice into a full socket");
+                    } else {
+                        deadline = in.await(deadline, 0, "splice from an empty pipe");
+                    }
+                }
+            } finally {
+                to.cell.release();
+            }
+        } finally {
+            in.cell.release();
+        }
+    }
+
+    private static long fileToPipe(KernelFile from, long offset, KernelWriteEnd out, long len, int flags) throws IOException {
+        Objects.requireNonNull(from, "file is null");
+        checkLength(len);
+        out.cell.acquire();
+        long moved = 0;
+        try {
+            from.cell.acquire();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment off = offset < 0 ? MemorySegment.NULL : arena.allocateFrom(JAVA_LONG, offset);
+                boolean mayWait = (flags & Flag.NONBLOCK.bits) == 0 && !out.nonBlocking;
+                long deadline = 0;
+                for (;;) {
+                    closedCheck(out);
+                    if (len == 0) {
+                        return 0;
+                    }
+                    long r = LibC.splice(from.cell.fd, off, out.fd(), MemorySegment.NULL, len, flags);
+                    if (r > 0) {
+                        moved = r;
+                        return r;
+                    }
+                    if (r == 0) {
+                        return -1;
+                    }
+                    if (r == -LibC.EPIPE) {
+                        throw new BrokenPipeException("broken pipe: every read end is closed", 0);
+                    }
+                    if (r != -LibC.EAGAIN) {
+                        throw failure("splice from " + from + " to " + out, r);
+                    }
+                    if (!mayWait) {
+                        return 0;
+                    }
+                    if (from.socket && (LibC.pollNow(out.fd(), LibC.POLLOUT) & (LibC.POLLOUT | LibC.POLLERR)) != 0) {
+                        deadline = awaitOther(out, from.cell, LibC.EPOLLIN, deadline, "splice from an empty socket");
+                    } else {
+                        deadline = out.await(deadline, 0, "splice into a full pipe");
+                    }
+                }
+            } finally {
+                from.cell.release();
+            }
+        } finally {
+            out.pipe.countWrite(moved);
+            out.cell.release();
+        }
+    }
+
+    private static long pipeToPipe(KernelReadEnd in, KernelWriteEnd out, long len, int flags, boolean tee)
+            throws IOException {
+        in.cell.acquire();
+        long moved = 0;
+        try {
+            out.cell.acquire();
+            try {
+                boolean mayWait = (flags & Flag.NONBLOCK.bits) == 0 && !in.nonBlocking && !out.nonBlocking;
+                long deadline = 0;
+                for (;;) {
+                    closedCheck(in);
+                    closedCheck(out);
+                    if (len == 0) {
+                        return 0;
+                    }
+                    long r = tee ? LibC.tee(in.fd(), out.fd(), len, flags)
+                            : LibC.splice(in.fd(), MemorySegment.NULL, out.fd(), MemorySegment.NULL, len, flags);
+                    if (r > 0) {
+                        moved = r;
+                        if (!tee) {
+                            in.pipe.countRead(r);
+                        }
+                        return r;
+                    }
+                    if (r == 0) {
+                        return -1;
+                    }
+                    if (r == -LibC.EPIPE) {
+                        throw new BrokenPipeException("broken pipe: every read end of the destination is closed", 0);
+                    }
+                    if (r != -LibC.EAGAIN) {
+                        throw failure((tee ? "tee" : "splice") + " from " + in + " to " + out, r);
+                    }
+                    if (!mayWait) {
+                        return 0;
+                    }
+                    int rev = LibC.pollNow(in.fd(), LibC.POLLIN);
+                    if ((rev & (LibC.POLLIN | LibC.POLLHUP)) == 0) {
+                        deadline = in.await(deadline, 0, (tee ? "tee" : "splice") + " from an empty pipe");
+                    } else {
+                        deadline = out.await(deadline, 0, (tee ? "tee" : "splice") + " into a full pipe");
+                    }
+                }
+            } finally {
+                out.cell.release();
+            }
+        } finally {
+            out.pipe.countWrite(moved);
+            in.cell.release();
+        }
+    }
+
+    private static void closedCheck(KernelEnd e) throws AsynchronousCloseException {
+        if (e.cell.isClosed()) {
+            throw new AsynchronousCloseException();
+        }
+    }
+
+    /** Waits for a socket, with the pipe end's interrupt and timeout rules. */
+    private static long awaitOther(KernelEnd end, FdCell other, int events, long deadline, String what)
+            throws IOException {
+        if (Thread.currentThread().isInterrupted()) {
+            InterruptedIOException e = new InterruptedIOException("interrupted: " + what
+                    + " (the thread's interrupt status is still set)");
+            throw e;
+        }
+        long timeout = end.timeoutNanos;
+        if (timeout > 0) {
+            if (deadline == 0) {
+                deadline = System.nanoTime() + timeout;
+            } else if (System.nanoTime() - deadline >= 0) {
+                throw new dev.sluice.PipeTimeoutException(what + " timed out", 0);
+            }
+        }
+        other.park(timeout > 0 ? deadline : 0, events);
+        return deadline;
+    }
+
+    private static IOException failure(String what, long r) {
+        int errno = (int) -r;
+        String hint = switch (errno) {
+            case LibC.EBADF -> " (is the file open for the direction spliced? a read-only file cannot be a target)";
+            case LibC.EINVAL -> " (does the file support splice? is it opened with O_APPEND as a target?)";
+            case LibC.ESPIPE -> " (an offset was given for a descriptor that cannot seek)";
+            default -> "";
+        };
+        return new IOException(what + " failed: " + LibC.describe(errno) + hint);
+    }
+
+    /** @return the kind of end, for messages */
+    static String kind(PipeEnd e) {
+        return e instanceof ReadEnd ? "read end" : "write end";
+    }
+}
