@@ -24,7 +24,10 @@ import java.util.Objects;
  * }</pre>
  *
  * <p><b>How.</b> {@code posix_spawnp(3)} (vfork and exec in glibc, safe in a multithreaded JVM) with file
- * actions: {@code dup2} moves each given pipe descriptor onto 0, 1 or 2, then
+ * actions: {@code dup2} moves each given pipe end onto 0, 1 or 2 (a new, <em>blocking</em> open file
+ * description of the same pipe, opened through {@code /proc/self/fd}: this module's own descriptors are
+ * {@code O_NONBLOCK}, a flag a plain {@code dup} would share with the child, and most programs fail on
+ * {@code EAGAIN}; packet mode is kept), then
  * {@code addclosefrom_np(3)} closes every other descriptor the JVM has, so the child holds exactly what
  * it was given. Signal dispositions are reset to default and the signal mask emptied, so a writer into a
  * closed pipe dies of SIGPIPE as it would under a shell (the JVM's own handling does not leak into it).
@@ -112,6 +115,21 @@ public final class KernelProcess {
             return this;
         }
 
+        private static int reopenBlocking(KernelEnd e, List<Integer> reopened) throws IOException {
+            boolean write = e instanceof KernelWriteEnd;
+            int flags = (write ? LibC.O_WRONLY : LibC.O_RDONLY) | LibC.O_CLOEXEC
+                    | (write && ((KernelWriteEnd) e).isPacketMode() ? LibC.O_DIRECT : 0);
+            int fd;
+            try (Arena arena = Arena.ofConfined()) {
+                fd = LibC.open(arena.allocateFrom("/proc/self/fd/" + e.fd()), flags, 0);
+            }
+            if (fd < 0) {
+                throw new IOException("cannot reopen " + e + " for a child: " + LibC.describe(-fd));
+            }
+            reopened.add(fd);
+            return fd;
+        }
+
         private static KernelEnd own(dev.sluice.PipeEnd end) {
             Objects.requireNonNull(end, "pipe end is null");
             if (end instanceof KernelEnd k) {
@@ -130,6 +148,7 @@ public final class KernelProcess {
         public KernelProcess start() throws IOException {
             LibC.checkSupported();
             List<KernelEnd> held = new ArrayList<>();
+            List<Integer> reopened = new ArrayList<>();
             try {
                 List<Integer> from = new ArrayList<>();
                 List<Integer> to = new ArrayList<>();
@@ -143,8 +162,11 @@ public final class KernelProcess {
                         e.cell.acquire();
                         held.add(e);
                     }
-                    // Our descriptors are >= 3 (the JVM keeps 0-2 open), so no dup2 overwrites a later source.
-                    from.add(e.fd());
+                    // The child must not share our O_NONBLOCK: O_NONBLOCK belongs to the open file description,
+                    // which dup2 shares, and a child such as tr or yes fails on EAGAIN. So hand it a new,
+                    // blocking description of the same pipe, opened through /proc/self/fd (O_DIRECT kept).
+                    // New descriptors are >= 3 (the JVM keeps 0-2 open), so no dup2 overwrites a later source.
+                    from.add(reopenBlocking(e, reopened));
                     to.add(target);
                 }
                 int pid;
@@ -163,6 +185,9 @@ public final class KernelProcess {
                 }
                 return new KernelProcess(pid, new FdCell(pfd, LibC.EPOLLIN));
             } finally {
+                for (int fd : reopened) {
+                    LibC.close(fd); // the child has its copies; ours would keep the pipe's side open
+                }
                 for (KernelEnd e : held) {
                     e.cell.release();
                 }
