@@ -46,7 +46,7 @@ public final class KernelFile implements AutoCloseable {
      * @throws UnsupportedOperationException for other options, or if this is not Linux
      */
     public static KernelFile open(Path path, OpenOption... options) throws IOException {
-        LibC.checkSupported();
+        Platform.checkSupported();
         Set<OpenOption> o = Set.of(options);
         boolean read = o.contains(StandardOpenOption.READ);
         boolean write = o.contains(StandardOpenOption.WRITE) || o.contains(StandardOpenOption.APPEND);
@@ -82,7 +82,7 @@ public final class KernelFile implements AutoCloseable {
      * @throws IOException if {@code socketpair(2)} fails
      */
     public static KernelFile[] socketPair() throws IOException {
-        LibC.checkSupported();
+        Platform.checkSupported();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment fds = arena.allocate(JAVA_INT, 2);
             int r = LibC.socketpair(fds, LibC.SOCK_STREAM | LibC.SOCK_NONBLOCK | LibC.SOCK_CLOEXEC);

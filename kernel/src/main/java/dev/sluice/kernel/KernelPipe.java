@@ -101,7 +101,7 @@ public final class KernelPipe implements Pipe {
      */
     public static KernelPipe open(PipeOptions options) throws IOException {
         java.util.Objects.requireNonNull(options, "options is null (use PipeOptions.defaults())");
-        LibC.checkSupported();
+        Platform.checkSupported();
         List<String> no = unsupported(options);
         if (!no.isEmpty()) {
             throw new IllegalArgumentException("a kernel pipe cannot honour: " + String.join("; ", no));
@@ -130,7 +130,7 @@ public final class KernelPipe implements Pipe {
      * @throws IOException                   for other failures
      */
     public static KernelPipe openNoAtime() throws IOException {
-        LibC.checkSupported();
+        Platform.checkSupported();
         try {
             return create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | LibC.O_NOATIME, PipeOptions.defaults());
         } catch (IOException e) {

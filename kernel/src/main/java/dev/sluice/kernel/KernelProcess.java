@@ -146,7 +146,7 @@ public final class KernelProcess {
          * @throws IOException            if the program cannot be started (the message names the errno)
          */
         public KernelProcess start() throws IOException {
-            LibC.checkSupported();
+            Platform.checkSupported();
             List<KernelEnd> held = new ArrayList<>();
             List<Integer> reopened = new ArrayList<>();
             try {

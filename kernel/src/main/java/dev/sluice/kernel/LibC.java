@@ -14,7 +14,6 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
-import java.util.Locale;
 
 /**
  * The C library calls the kernel module makes, one {@code static final MethodHandle} per function, and
@@ -25,8 +24,8 @@ import java.util.Locale;
  * {@link Linker.Option#captureCallState} saves it inside the downcall). {@code EINTR} is retried here:
  * the JVM's own signals must never surface as errors.
  *
- * <p>This class is initialised only when a kernel pipe is first opened, after {@link #checkSupported()}
- * has passed, so the module loads on any platform. {@code read} and {@code write} use
+ * <p>This class is initialised only when a kernel pipe is first opened, after
+ * {@link Platform#checkSupported()} has passed, so the module loads on any platform. {@code read} and {@code write} use
  * {@link Linker.Option#critical(boolean) critical(true)} so that heap arrays are passed without a copy:
  * that is allowed only because every descriptor the module makes is {@code O_NONBLOCK}, so those calls
  * never block (a critical call holds off safepoints for its whole duration). Calls that can block
@@ -36,20 +35,7 @@ final class LibC {
     private LibC() {
     }
 
-    static final String OS = System.getProperty("os.name", "?");
-    static final String ARCH = System.getProperty("os.arch", "?");
-    static final boolean AARCH64 = ARCH.equals("aarch64");
-    static final boolean SUPPORTED = OS.toLowerCase(Locale.ROOT).startsWith("linux")
-            && (ARCH.equals("amd64") || ARCH.equals("x86_64") || AARCH64);
-
-    /** Throws the one exception callers see on a platform without Linux pipes. */
-    static void checkSupported() {
-        if (!SUPPORTED) {
-            throw new UnsupportedOperationException("kernel pipes need Linux on x86_64 or aarch64 (pipe2, splice, "
-                    + "epoll through the FFM API); this JVM runs on " + OS + "/" + ARCH
-                    + ". Use dev.sluice.Pipe.open() for the in-process pipe instead.");
-        }
-    }
+    static final boolean AARCH64 = Platform.ARCH.equals("aarch64");
 
     // ---- constants (asm-generic/fcntl.h; x86_64 and aarch64 share all but O_DIRECT) ----
     static final int O_RDONLY = 0;
