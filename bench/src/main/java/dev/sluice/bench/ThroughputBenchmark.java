@@ -118,6 +118,18 @@ public abstract class ThroughputBenchmark {
         }
     }
 
+    /**
+     * The kernel pipe through Sluice's kernel module: {@code KernelPipe} (FFM, O_NONBLOCK descriptors and
+     * the poller thread), heap arrays passed to read/write without a copy.
+     */
+    @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
+    public static class Kernel extends ThroughputBenchmark {
+        @Override
+        Transport open() throws Exception {
+            return Transport.kernel();
+        }
+    }
+
     /** The kernel pipe, through {@code java.nio.channels.Pipe}. */
     public static class Nio extends ThroughputBenchmark {
         @Override

@@ -10,7 +10,8 @@ import java.nio.channels.Pipe.SinkChannel;
 import java.nio.channels.Pipe.SourceChannel;
 
 /**
- * One pipe under test, seen through byte arrays: Sluice's in-process pipe, or the JDK's
+ * One pipe under test, seen through byte arrays: Sluice's in-process pipe, a kernel pipe through Sluice's
+ * kernel module, or the JDK's
  * {@link java.nio.channels.Pipe}, which on Linux is a kernel pipe and so serves as the kernel reference.
  */
 abstract class Transport implements AutoCloseable {
@@ -29,6 +30,11 @@ abstract class Transport implements AutoCloseable {
     /** @return a Sluice pipe with the given options */
     static Transport sluice(PipeOptions options) {
         return new Sluice(Pipe.open(options));
+    }
+
+    /** @return a kernel pipe through Sluice's kernel module (FFM), behind the same {@code Pipe} interface */
+    static Transport kernel() throws IOException {
+        return new Sluice(dev.sluice.kernel.KernelPipe.open());
     }
 
     /** @return a kernel pipe through {@code java.nio.channels.Pipe} */

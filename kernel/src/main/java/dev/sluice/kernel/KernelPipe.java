@@ -7,6 +7,8 @@ import dev.sluice.Pipe;
 import dev.sluice.PipeCounters;
 import dev.sluice.PipeOptions;
 import dev.sluice.PipeStat;
+import dev.sluice.ReadEnd;
+import dev.sluice.WriteEnd;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -183,12 +185,12 @@ public final class KernelPipe implements Pipe {
     }
 
     @Override
-    public KernelReadEnd reader() {
+    public ReadEnd reader() {
         return reader;
     }
 
     @Override
-    public KernelWriteEnd writer() {
+    public WriteEnd writer() {
         return writer;
     }
 
