@@ -178,6 +178,15 @@ final class FdCell {
         }
     }
 
+    /** Unparks the threads parked on this descriptor (they retry; a needless wake-up costs one retry). */
+    void unparkThreads() {
+        for (Object w : waiters) {
+            if (w instanceof Thread t) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
     /** @return whether readiness futures are queued (a racy hint) */
     boolean hasFutures() {
         for (Object w : waiters) {

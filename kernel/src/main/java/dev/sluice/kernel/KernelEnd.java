@@ -156,7 +156,12 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
             }
         }
         pipe.countWait(this);
-        cell.park(timeout > 0 ? deadline : 0);
+        pipe.parked(this, 1);
+        try {
+            cell.park(timeout > 0 ? deadline : 0);
+        } finally {
+            pipe.parked(this, -1);
+        }
         return deadline;
     }
 
