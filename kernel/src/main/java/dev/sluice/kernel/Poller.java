@@ -85,6 +85,12 @@ final class Poller {
         MemorySegment events = Arena.ofConfined().allocate((long) MAX_EVENTS * LibC.EPOLL_EVENT_SIZE, 8);
         for (;;) {
             int n = LibC.epollWait(epfd, events, MAX_EVENTS, -1);
+            if (n < 0 && n != -LibC.EINTR) {
+                // Cannot happen with a valid epoll descriptor; if it does, say so and do not spin.
+                System.getLogger(Poller.class.getName()).log(System.Logger.Level.ERROR,
+                        "epoll_wait failed: " + LibC.describe(-n));
+                java.util.concurrent.locks.LockSupport.parkNanos(10_000_000);
+            }
             for (int i = 0; i < n; i++) {
                 long id = events.get(DATA, (long) i * LibC.EPOLL_EVENT_SIZE + LibC.EPOLL_EVENT_DATA);
                 FdCell c = cells.get(id);
