@@ -30,7 +30,7 @@ class LinuxDivergenceTest {
         w.setPacketMode(true);
         // The byte joins the first page (returns 1), where a packet would need a free slot (EAGAIN, 0).
         assertThat(w.write(new byte[] {2})).isEqualTo(1);
-        assertThat(p.stat().slotsUsed()).isEqualTo(1);
+        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(1);
         byte[] b = new byte[16];
         assertThat(p.reader().read(b)).as("both bytes come back in one read: they share a page").isEqualTo(2);
     }

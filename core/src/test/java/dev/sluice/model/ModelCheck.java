@@ -242,7 +242,9 @@ final class ModelCheck {
         check("capacity()", pipe.capacity(), (long) model.slots * PipeModel.PAGE);
         check("stat().capacity", s.capacity(), (long) model.slots * PipeModel.PAGE);
         check("stat().slots", s.slots(), model.slots);
-        check("stat().slotsUsed", s.slotsUsed(), model.ring.size());
+        if (TestPipes.inProcess()) { // kernel pipes do not export their occupancy
+            check("stat().slotsUsed", s.slotsUsed(), model.ring.size());
+        }
         check("stat().bytesQueued", s.bytesQueued(), model.queued());
         check("stat().readers", s.readers(), model.readers);
         check("stat().writers", s.writers(), model.writers);
@@ -266,7 +268,9 @@ final class ModelCheck {
         check("counters().bytesRead", c.bytesRead(), model.bytesRead);
         check("counters().writeCalls", c.writeCalls(), model.writeCalls);
         check("counters().readCalls", c.readCalls(), model.readCalls);
-        check("counters().peakSlotsUsed", c.peakSlotsUsed(), model.peakSlots);
+        if (TestPipes.inProcess()) {
+            check("counters().peakSlotsUsed", c.peakSlotsUsed(), model.peakSlots);
+        }
         check("counters().readerWaits", c.readerWaits(), readerWaits);
         check("counters().writerWaits", c.writerWaits(), writerWaits);
         for (Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {

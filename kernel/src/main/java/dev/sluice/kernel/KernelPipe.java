@@ -326,6 +326,11 @@ public final class KernelPipe implements Pipe {
         if (bytes < 0) {
             throw new IllegalArgumentException("capacity must not be negative, was " + bytes);
         }
+        if (bytes > PipeOptions.ABSOLUTE_MAX_CAPACITY) {
+            // Checked before anything else, as the in-process pipe does (Linux: EINVAL or EPERM).
+            throw new IllegalArgumentException("capacity " + bytes + " exceeds the largest pipe of "
+                    + PipeOptions.ABSOLUTE_MAX_CAPACITY + " bytes (and the system's maxCapacity, fs.pipe-max-size)");
+        }
         KernelEnd e = anyOpen();
         if (e == null) {
             throw new IllegalStateException("pipe is closed on both sides");

@@ -117,8 +117,7 @@ public final class KernelProcess {
 
         private static int reopenBlocking(KernelEnd e, List<Integer> reopened) throws IOException {
             boolean write = e instanceof KernelWriteEnd;
-            int flags = (write ? LibC.O_WRONLY : LibC.O_RDONLY) | LibC.O_CLOEXEC
-                    | (write && ((KernelWriteEnd) e).isPacketMode() ? LibC.O_DIRECT : 0);
+            int flags = (write ? LibC.O_WRONLY : LibC.O_RDONLY) | LibC.O_CLOEXEC;
             int fd;
             try (Arena arena = Arena.ofConfined()) {
                 fd = LibC.open(arena.allocateFrom("/proc/self/fd/" + e.fd()), flags, 0);
@@ -127,6 +126,13 @@ public final class KernelProcess {
                 throw new IOException("cannot reopen " + e + " for a child: " + LibC.describe(-fd));
             }
             reopened.add(fd);
+            if (write && ((KernelWriteEnd) e).isPacketMode()) {
+                // open(2) refuses O_DIRECT on a pipe (EINVAL); F_SETFL accepts it.
+                int r = LibC.fcntl(fd, LibC.F_SETFL, LibC.O_WRONLY | LibC.O_DIRECT);
+                if (r < 0) {
+                    throw new IOException("cannot set packet mode for a child: " + LibC.describe(-r));
+                }
+            }
             return fd;
         }
 

@@ -83,6 +83,8 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
      */
     private long readLoop(long len, LongSupplier attempt) throws IOException {
         cell.acquire();
+        long got = 0;
+        boolean count = false; // counted as the in-process pipe counts: not a 0-byte read, nor one closed at once
         try {
             if (len == 0) {
                 return 0;
@@ -92,25 +94,27 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
                 if (cell.isClosed()) {
                     throw new AsynchronousCloseException(); // closed by another thread during this call
                 }
+                count = true;
                 long r = attempt.getAsLong();
                 if (r > 0) {
-                    pipe.countRead(r);
+                    got = r;
                     return r;
                 }
                 if (r == 0) {
-                    pipe.countRead(0);
                     return -1; // every write descriptor is closed and the pipe is empty
                 }
                 if (r != -LibC.EAGAIN) {
                     throw failure("read", -r);
                 }
                 if (nonBlocking) {
-                    pipe.countRead(0);
                     return 0;
                 }
                 deadline = await(deadline, 0, "read from an empty pipe"); // the loop's top sees a close
             }
         } finally {
+            if (count) {
+                pipe.countRead(got);
+            }
             cell.release();
         }
     }

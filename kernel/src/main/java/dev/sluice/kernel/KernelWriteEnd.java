@@ -94,6 +94,8 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
     private long writeLoop(long total, LongUnaryOperator attempt) throws IOException {
         cell.acquire();
         long done = 0;
+        // Counted as the in-process pipe counts: not a 0-byte write, nor one closed or broken at once.
+        boolean count = false;
         try {
             if (total == 0) {
                 return 0; // Linux: a zero-length write returns 0 before looking at readers (no EPIPE)
@@ -109,6 +111,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                     return done;
                 }
                 long r = attempt.applyAsLong(done);
+                count |= r != -LibC.EPIPE || deadline != 0 || done != 0;
                 if (r >= 0) {
                     done += r;
                     if (done >= total || nonBlocking) {
@@ -129,7 +132,9 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                 deadline = await(deadline, done, "write to a full pipe"); // the loop's top sees a close
             }
         } finally {
-            pipe.countWrite(done);
+            if (count) {
+                pipe.countWrite(done);
+            }
             cell.release();
         }
     }
@@ -165,8 +170,16 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
             int fd;
             try (Arena arena = Arena.ofConfined()) {
                 // A new open file description of the same pipe, so O_DIRECT stays per handle.
-                int flags = LibC.O_WRONLY | LibC.O_NONBLOCK | LibC.O_CLOEXEC | (packetMode ? LibC.O_DIRECT : 0);
+                // open(2) refuses O_DIRECT on a pipe (EINVAL), so packet mode is set afterwards with F_SETFL.
+                int flags = LibC.O_WRONLY | LibC.O_NONBLOCK | LibC.O_CLOEXEC;
                 fd = LibC.open(arena.allocateFrom("/proc/self/fd/" + cell.fd), flags, 0);
+            }
+            if (fd >= 0 && packetMode) {
+                int r = LibC.fcntl(fd, LibC.F_SETFL, LibC.O_WRONLY | LibC.O_NONBLOCK | LibC.O_DIRECT);
+                if (r < 0) {
+                    LibC.close(fd);
+                    throw failure("fcntl(F_SETFL, O_DIRECT) on a new handle", -r);
+                }
             }
             if (fd < 0) {
                 // ENXIO: no reader is left (a FIFO open for writing needs one), or /proc is missing.

@@ -86,6 +86,31 @@ class KernelPipeTest {
         p.writer().close();
     }
 
+    /**
+     * Packet mode is a flag of the open file description, which dup(2) shares; the contract wants it per
+     * handle. Found by the model check against this kernel: open(2) refuses O_DIRECT on a pipe, so a dup
+     * that asked for it fell back to sharing the description, and turning packet mode off on the original
+     * turned it off on the copy too.
+     */
+    @Test
+    void packetModeStaysPerHandleAcrossDup() throws Exception {
+        KernelPipe p = KernelPipe.open(PipeOptions.builder().packetMode(true).build());
+        var copy = p.writer().dup();
+        p.writer().setPacketMode(false);
+        assertThat(copy.isPacketMode()).isTrue();
+        copy.write(new byte[10]);
+        copy.write(new byte[20]);
+        p.writer().write(new byte[5]);
+        p.writer().write(new byte[6]);
+        byte[] b = new byte[100];
+        assertThat(p.reader().read(b)).as("a packet of the copy").isEqualTo(10);
+        assertThat(p.reader().read(b)).as("the next packet").isEqualTo(20);
+        assertThat(p.reader().read(b)).as("the original's normal writes merged").isEqualTo(11);
+        copy.close();
+        p.reader().close();
+        p.writer().close();
+    }
+
     @Test
     void heapDirectAndMixedScatterGatherMoveTheSameBytes() throws Exception {
         KernelPipe p = KernelPipe.open();
