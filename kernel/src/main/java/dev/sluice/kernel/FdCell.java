@@ -171,7 +171,8 @@ final class FdCell {
         }
         if (futures && !fireFutures() && tryAcquire()) {
             try {
-                Poller.get().arm(this, wanted.accumulateAndGet(waitEvents, (a, b) -> a | b)); // still not ready (another thread was first): wait for the next event
+                // Still not ready (another thread was first): wait for the next event.
+                Poller.get().arm(this, wanted.accumulateAndGet(waitEvents, (a, b) -> a | b));
             } finally {
                 release();
             }
