@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.sluice.BrokenPipeException;
-import dev.sluice.PipeEnd;
 import dev.sluice.ReadEnd;
 import dev.sluice.WriteEnd;
 import java.io.IOException;
@@ -519,10 +518,5 @@ public final class Splice {
             default -> "";
         };
         return new IOException(what + " failed: " + LibC.describe(errno) + hint);
-    }
-
-    /** @return the kind of end, for messages */
-    static String kind(PipeEnd e) {
-        return e instanceof ReadEnd ? "read end" : "write end";
     }
 }
