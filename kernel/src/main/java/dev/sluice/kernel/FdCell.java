@@ -50,9 +50,17 @@ final class FdCell {
     record ReadyWaiter<T>(CompletableFuture<T> future, Function<FdCell, T> check, T whenClosed) {
     }
 
+    /** Runs after {@code close(2)}: the other side of a pipe may have to wake its waiters. */
+    private final Runnable afterClose;
+
     FdCell(int fd, int waitEvents) {
+        this(fd, waitEvents, null);
+    }
+
+    FdCell(int fd, int waitEvents, Runnable afterClose) {
         this.fd = fd;
         this.waitEvents = waitEvents;
+        this.afterClose = afterClose;
     }
 
     /** Starts a use of {@link #fd}. @throws ClosedChannelException if {@link #close()} was called */
@@ -112,6 +120,9 @@ final class FdCell {
             Poller.get().forget(this); // DEL before close: the epoll entry must not outlive the number
         }
         LibC.close(fd);
+        if (afterClose != null) {
+            afterClose.run();
+        }
     }
 
     // ---- waiting ------------------------------------------------------------------------------------
@@ -127,11 +138,25 @@ final class FdCell {
 
     /** As {@link #park(long)}, waiting for {@code events} (a socket may wait for either direction). */
     void park(long deadline, int events) {
+        park(deadline, events, null);
+    }
+
+    /**
+     * As {@link #park(long, int)}; with a {@code recheck}, the poller is not involved: the caller promises
+     * that every change of readiness comes from this JVM, whose code unparks the waiters itself, and the
+     * recheck (run after this thread is queued, so a change made before it was queued is seen) says
+     * whether the descriptor is ready already, in which case the thread does not park.
+     */
+    void park(long deadline, int events, java.util.function.BooleanSupplier recheck) {
         Thread me = Thread.currentThread();
         waiters.add(me);
         try {
-            // Arm for every event somebody queued since the last fire: a one-shot registration has one mask.
-            Poller.get().arm(this, wanted.accumulateAndGet(events, (a, b) -> a | b));
+            if (recheck == null) {
+                // Arm for every event queued since the last fire: a one-shot registration has one mask.
+                Poller.get().arm(this, wanted.accumulateAndGet(events, (a, b) -> a | b));
+            } else if (recheck.getAsBoolean()) {
+                return;
+            }
             if (isClosed()) {
                 return; // close() may have run before we were queued, so it could not wake us
             }

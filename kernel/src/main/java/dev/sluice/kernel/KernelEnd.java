@@ -28,7 +28,7 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
 
     KernelEnd(KernelPipe pipe, int fd, int waitEvents, boolean nonBlocking, long timeoutNanos) {
         this.pipe = pipe;
-        this.cell = new FdCell(fd, waitEvents);
+        this.cell = new FdCell(fd, waitEvents, () -> pipe.descriptorClosed());
         this.nonBlocking = nonBlocking;
         this.timeoutNanos = timeoutNanos;
     }
@@ -93,6 +93,12 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
         }
     }
 
+    /** @return whether a call would not find the pipe empty (read end) or full (write end) now */
+    private boolean readyNow() {
+        int rev = LibC.pollNow(cell.fd, pollEvents());
+        return rev < 0 || (rev & (pollEvents() | LibC.POLLHUP | LibC.POLLERR | LibC.POLLNVAL)) != 0;
+    }
+
     /** poll(2) with a use held. */
     Readiness pollHeld() {
         int rev = LibC.pollNow(cell.fd, pollEvents());
@@ -155,10 +161,24 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
                 throw new PipeTimeoutException(what + " timed out", (int) Math.min(done, Integer.MAX_VALUE));
             }
         }
-        pipe.countWait(this);
-        pipe.parked(this, 1);
+        pipe.countWait(this); // once per wait, however many wake-ups it takes, as the in-process pipe counts
+        pipe.parked(this, 1); // before the recheck below: see KernelPipe#wakeParked for the pairing
         try {
-            cell.park(timeout > 0 ? deadline : 0);
+            for (;;) {
+                boolean viaPoller = pipe.exported;
+                if (viaPoller) {
+                    cell.park(timeout > 0 ? deadline : 0); // another process may change the pipe: epoll
+                } else {
+                    // Recheck after queueing: ready now, or exported meanwhile (then retry, and arm epoll).
+                    cell.park(timeout > 0 ? deadline : 0, cell.waitEvents, () -> pipe.exported || readyNow());
+                }
+                // A wake-up that finds nothing to do (a stale unpark, another thread was first) waits on.
+                if (cell.isClosed() || Thread.currentThread().isInterrupted()
+                        || (timeout > 0 && System.nanoTime() - deadline >= 0)
+                        || viaPoller != pipe.exported || readyNow()) {
+                    break;
+                }
+            }
         } finally {
             pipe.parked(this, -1);
         }

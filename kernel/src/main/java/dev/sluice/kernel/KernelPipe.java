@@ -12,6 +12,7 @@ import dev.sluice.WriteEnd;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -207,25 +208,70 @@ public final class KernelPipe implements Pipe {
         stateChanged();
     }
 
+    /** Counts a read call that moved {@code n} bytes (0 for EOF, EAGAIN, failures). */
     void countRead(long n) {
         readCalls.increment();
         if (n > 0) {
             bytesRead.add(n);
-            if (parkedWriters.get() > 0) {
-                wakeParked(KernelWriteEnd.class);
-            }
-            stateChanged();
         }
     }
 
+    /** Counts a write call that stored {@code n} bytes in all. */
     void countWrite(long n) {
         writeCalls.increment();
         if (n > 0) {
             bytesWritten.add(n);
-            if (parkedReaders.get() > 0) {
-                wakeParked(KernelReadEnd.class);
-            }
-            stateChanged();
+        }
+    }
+
+    /**
+     * Right after every system call of this JVM that took bytes out of the pipe: wakes this JVM's parked
+     * writers and completes due readiness futures. Called per system call, not per Java call: a blocking
+     * write that waits halfway must have woken the readers for what it stored before it waits.
+     */
+    void consumed() {
+        VarHandle.fullFence(); // the system call's effect, then the load of the count: see wakeParked
+        if (parkedWriters.get() > 0) {
+            wakeParked(KernelWriteEnd.class);
+        }
+        stateChanged();
+    }
+
+    /** As {@link #consumed()}, after every system call of this JVM that put bytes into the pipe. */
+    void stored() {
+        VarHandle.fullFence();
+        if (parkedReaders.get() > 0) {
+            wakeParked(KernelReadEnd.class);
+        }
+        stateChanged();
+    }
+
+    /**
+     * Set once an end of this pipe is handed to another process ({@link KernelProcess}): from then on its
+     * changes can come from outside this JVM, so waiters arm the poller. Until then (descriptors are
+     * close-on-exec, so nothing else can hold this pipe) every change is made by this JVM, which unparks
+     * the waiters itself ({@link #wakeParked}), and the poller thread stays out of the way: one context
+     * switch less per wait.
+     */
+    volatile boolean exported;
+
+    /**
+     * Marks the pipe as shared with another process, and wakes the waiters that parked without the
+     * poller, so that they park again with it (a waiter queueing meanwhile sees the flag in its recheck).
+     */
+    void export() {
+        exported = true;
+        descriptorClosed();
+    }
+
+    /** Called after any descriptor of this pipe is really closed: the other side may see EOF or EPIPE now. */
+    void descriptorClosed() {
+        VarHandle.fullFence();
+        if (parkedReaders.get() > 0) {
+            wakeParked(KernelReadEnd.class);
+        }
+        if (parkedWriters.get() > 0) {
+            wakeParked(KernelWriteEnd.class);
         }
     }
 
@@ -243,6 +289,12 @@ public final class KernelPipe implements Pipe {
      * the writers), instead of waiting for epoll to wake the poller thread which would then unpark them,
      * one context switch later. The poller still wakes them for changes made by other processes; a
      * waiter woken twice just retries.
+     *
+     * <p>No wake-up is lost without the poller either (a pipe not {@link #exported}): a waiter increments
+     * the parked count, queues itself, then polls the descriptor before it parks; a waker makes its change
+     * (the system call), fences, then reads the count. Either the waker sees the count and unparks the
+     * queue (a waiter not queued yet will see the change in its poll), or the waiter's poll comes after
+     * the change and it does not park.
      */
     private void wakeParked(Class<? extends KernelEnd> side) {
         for (KernelEnd e : open) {
@@ -357,6 +409,9 @@ public final class KernelPipe implements Pipe {
             lastCapacity = r;
         } finally {
             e.cell.release();
+        }
+        if (parkedWriters.get() > 0) {
+            wakeParked(KernelWriteEnd.class); // more room may exist now
         }
         stateChanged();
         return size;

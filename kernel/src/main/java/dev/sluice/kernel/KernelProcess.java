@@ -168,6 +168,7 @@ public final class KernelProcess {
                         e.cell.acquire();
                         held.add(e);
                     }
+                    e.pipe.export(); // the child will change the pipe: this JVM's waiters need epoll
                     // The child must not share our O_NONBLOCK: O_NONBLOCK belongs to the open file description,
                     // which dup2 shares, and a child such as tr or yes fails on EAGAIN. So hand it a new,
                     // blocking description of the same pipe, opened through /proc/self/fd (O_DIRECT kept).

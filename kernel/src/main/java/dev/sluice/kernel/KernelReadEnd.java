@@ -98,6 +98,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
                 long r = attempt.getAsLong();
                 if (r > 0) {
                     got = r;
+                    pipe.consumed();
                     return r;
                 }
                 if (r == 0) {

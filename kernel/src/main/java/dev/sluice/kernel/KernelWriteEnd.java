@@ -113,6 +113,9 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                 long r = attempt.applyAsLong(done);
                 count |= r != -LibC.EPIPE || deadline != 0 || done != 0;
                 if (r >= 0) {
+                    if (r > 0) {
+                        pipe.stored(); // before any wait below: readers must not wait for our return
+                    }
                     done += r;
                     if (done >= total || nonBlocking) {
                         return done;

@@ -248,6 +248,7 @@ public final class Splice {
                 long r = LibC.vmsplice(out.fd(), iov, 1, f);
                 if (r > 0) {
                     done += r;
+                    out.pipe.stored();
                     continue;
                 }
                 if (r == -LibC.EPIPE) {
@@ -354,6 +355,7 @@ public final class Splice {
                     long r = LibC.splice(in.fd(), MemorySegment.NULL, to.cell.fd, off, len, flags);
                     if (r > 0) {
                         in.pipe.countRead(r);
+                        in.pipe.consumed();
                         return r;
                     }
                     if (r == 0) {
@@ -402,6 +404,7 @@ public final class Splice {
                     long r = LibC.splice(from.cell.fd, off, out.fd(), MemorySegment.NULL, len, flags);
                     if (r > 0) {
                         moved = r;
+                        out.pipe.stored();
                         return r;
                     }
                     if (r == 0) {
@@ -452,7 +455,9 @@ public final class Splice {
                         moved = r;
                         if (!tee) {
                             in.pipe.countRead(r);
+                            in.pipe.consumed();
                         }
+                        out.pipe.stored();
                         return r;
                     }
                     if (r == 0) {

@@ -59,9 +59,16 @@ class DescriptorLeakTest {
         assertThat(Fds.count()).as("open descriptors after 3000 pipes and 200 children").isEqualTo(before);
     }
 
-    /** The poller's epoll descriptor is made once, on first use: create it before counting. */
+    /**
+     * The poller's epoll descriptor is made once, on first use (a readiness future, or a wait on a pipe
+     * shared with a child): create it before counting.
+     */
     private static void warmUp() throws Exception {
         KernelPipe p = KernelPipe.open();
+        CompletableFuture<?> armed = p.reader().whenReady(); // empty pipe: queued with the poller
+        p.writer().write(new byte[1]);
+        armed.get();
+        p.reader().read(new byte[1]);
         Thread t = Thread.ofPlatform().start(() -> {
             try {
                 p.reader().read(new byte[1]);
