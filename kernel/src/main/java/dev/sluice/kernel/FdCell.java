@@ -22,11 +22,13 @@ import java.util.function.Function;
  * leave at once.
  *
  * <p><b>Waiting.</b> The descriptor is always {@code O_NONBLOCK}, so no system call on it blocks. A
- * caller that got {@code EAGAIN} enqueues itself, arms a one-shot registration of the descriptor in the
- * JVM-wide {@link Poller}'s epoll set, re-checks CLOSED, and parks with {@link LockSupport}. The poller
- * thread unparks every waiter of the descriptor when epoll reports it ready; the waiters retry their call
- * and wait again if another thread took the data or room first. Arming after enqueueing closes the
- * lost-wake-up window: epoll reports a descriptor that is already ready at arming time. Because the
+ * caller that got {@code EAGAIN} enqueues itself, then either arms a one-shot registration of the
+ * descriptor in the JVM-wide {@link Poller}'s epoll set (the poller thread unparks every waiter when
+ * epoll reports it ready; arming after enqueueing closes the lost-wake-up window, because epoll reports a
+ * descriptor that is already ready at arming time) or, for a pipe no other process holds, runs the
+ * caller's recheck instead (this JVM's own changes unpark the waiters, see {@code KernelPipe}); then it
+ * re-checks CLOSED and parks with {@link LockSupport}. Woken waiters retry their call and wait again if
+ * another thread took the data or room first. Because the
  * caller parks rather than sitting in {@code read(2)}, interrupts and timeouts work as for any parked
  * thread, {@code close()} can wake it, and a virtual thread unmounts instead of pinning its carrier.
  */

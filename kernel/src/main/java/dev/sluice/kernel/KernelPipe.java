@@ -34,9 +34,11 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p><b>Descriptors.</b> {@code pipe2} is always called with {@code O_CLOEXEC} (nothing leaks into child
  * processes unless handed over explicitly, see {@link KernelProcess}) and {@code O_NONBLOCK}: a handle's
- * blocking mode is a Java-side flag, and a blocking call that finds the pipe empty or full parks until the
- * JVM-wide poller thread reports the descriptor ready. So a blocked caller can be interrupted, can time
- * out, is woken by {@code close()}, and a virtual thread does not pin its carrier. Every handle owns one
+ * blocking mode is a Java-side flag, and a blocking call that finds the pipe empty or full parks. It is
+ * unparked by this JVM's next read, write, close or resize of the pipe ({@link #stored()},
+ * {@link #consumed()}), and, once the pipe is shared with a child process, also by the JVM-wide
+ * {@link Poller} thread when epoll reports the descriptor ready. So a blocked caller can be interrupted,
+ * can time out, is woken by {@code close()}, and a virtual thread does not pin its carrier. Every handle owns one
  * descriptor; {@code dup()} makes a new one. See {@link FdCell} for how a closed descriptor number is kept
  * from being used again: system calls hold a use count, and {@code close(2)} runs when the last use ends.
  *
