@@ -271,9 +271,6 @@ public final class Lab implements Callable<Integer> {
 
         @Override
         public Integer call() throws IOException {
-            if (c.quick && !isSet("--reps")) {
-                c.reps = 3;
-            }
             List<String> defaultTargets = List.of("sluice", "kernel", "nio", "jdk-piped", "okio", "perf");
             List<Target> targets = c.resolveTargets(defaultTargets);
             List<Workload> ws = workloads == null ? Workloads.all()

@@ -6,6 +6,7 @@ import dev.sluice.lab.report.Results;
 import dev.sluice.lab.report.Results.Rep;
 import dev.sluice.lab.report.Results.Run;
 import dev.sluice.lab.report.Results.Summary;
+import dev.sluice.lab.target.PerfTarget;
 import dev.sluice.lab.target.Target;
 import dev.sluice.lab.workload.Outcome;
 import dev.sluice.lab.workload.ThreadKind;
@@ -82,7 +83,10 @@ public final class Runner {
         for (int i = 0; i < n; i++) {
             measured.add(new ArrayList<>());
             Plan p = plans.get(i);
-            Optional<String> na = p.target().unavailable().or(() -> p.workload().unsupported(p.target(), p.params(), p.threads()));
+            Optional<String> na = p.target().unavailable()
+                    .or(() -> p.target() instanceof PerfTarget && !p.workload().hasPerfEquivalent()
+                            ? Optional.of("perf bench has no " + p.workload().name()) : Optional.empty())
+                    .or(() -> p.workload().unsupported(p.target(), p.params(), p.threads()));
             if (na.isPresent()) {
                 status[i] = "n/a";
                 reason[i] = na.get();

@@ -37,13 +37,18 @@ final class Hackbench implements Workload {
         return List.of(
                 Param.of("groups", "groups of senders and receivers (hackbench -g, default 10)", 10, 1),
                 Param.of("fds", "receivers = senders per group (hackbench -f, default 20)", 20, 20),
-                Param.of("loops", "messages from each sender to each receiver (hackbench -l, default 100)", 100, 100),
+                Param.of("loops", "messages from each sender to each receiver (hackbench -l, default 100)", 100, 500),
                 Param.of("datasize", "bytes per message (hackbench -s, default 100)", 100, 100));
     }
 
     @Override
     public Metric primary() {
         return new Metric("seconds", "s", true);
+    }
+
+    @Override
+    public boolean hasPerfEquivalent() {
+        return true;
     }
 
     @Override
@@ -75,7 +80,7 @@ final class Hackbench implements Workload {
         long messages = (long) groups * fds * fds * loops;
         if (target instanceof PerfTarget) {
             long nanos = Perf.messaging(groups, loops);
-            return outcome(nanos, messages, size, Map.of(), "perf bench sched messaging -p -t (processes' own pipes)");
+            return outcome(nanos, messages, size, Map.of(), "perf bench sched messaging -p -t: C threads on kernel pipes");
         }
         // The sender/sequence header needs 8 bytes; smaller messages are checked by count only.
         boolean tagged = size >= 8;

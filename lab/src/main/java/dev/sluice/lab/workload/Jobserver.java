@@ -37,7 +37,7 @@ final class Jobserver implements Workload {
     public List<Param> params() {
         return List.of(
                 Param.of("workers", "threads sharing the pipe (the test forks six times: 64)", 64, 64),
-                Param.of("tokens", "counter value to reach (the test: 1000000)", 1_000_000, 50_000));
+                Param.of("tokens", "counter value to reach (the test: 1000000)", 1_000_000, 200_000));
     }
 
     @Override

@@ -32,7 +32,7 @@ final class NonBlock implements Workload {
     @Override
     public List<Param> params() {
         return List.of(
-                Param.of("loops", "fill/drain rounds (Oleg's runs: 10000)", 10_000, 1_000),
+                Param.of("loops", "fill/drain rounds (Oleg's runs: 10000)", 10_000, 2_000),
                 Param.of("size", "bytes per write and read (Oleg's runs: 100)", 100, 100));
     }
 

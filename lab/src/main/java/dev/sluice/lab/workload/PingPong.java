@@ -32,13 +32,18 @@ final class PingPong implements Workload {
     @Override
     public List<Param> params() {
         return List.of(
-                Param.of("loops", "round trips (perf bench sched pipe -l, default 1000000)", 1_000_000, 20_000),
+                Param.of("loops", "round trips (perf bench sched pipe -l, default 1000000)", 1_000_000, 50_000),
                 Param.of("size", "bytes per message (lat_pipe: 1; perf: a 4-byte int)", 1, 1));
     }
 
     @Override
     public Metric primary() {
         return new Metric("us/op", "µs", true);
+    }
+
+    @Override
+    public boolean hasPerfEquivalent() {
+        return true;
     }
 
     @Override

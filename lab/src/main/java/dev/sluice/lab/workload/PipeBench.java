@@ -40,7 +40,7 @@ final class PipeBench implements Workload {
                 Param.of("readers", "reader threads (pipe_bench sweeps 1,5,10)", 1, 1),
                 Param.of("write-size", "bytes per write (pipe_bench: 64 KiB)", 65_536, 65_536),
                 Param.of("pipe-size", "pipe capacity in bytes (pipe_bench: 1 MiB)", 1 << 20, 1 << 20),
-                Param.of("bytes", "total bytes to move", 1L << 30, 64L << 20));
+                Param.of("bytes", "total bytes to move", 1L << 30, 256L << 20));
     }
 
     @Override

@@ -32,7 +32,7 @@ final class Pipen implements Workload {
         return List.of(
                 new Param("size", "bytes per write and per read (pipen: 4096, 32768, 65536)",
                         List.of(4096L, 32768L, 65536L), List.of(4096L, 65536L)),
-                Param.of("bytes", "total bytes to move", 1L << 30, 32L << 20));
+                Param.of("bytes", "total bytes to move", 1L << 30, 128L << 20));
     }
 
     @Override

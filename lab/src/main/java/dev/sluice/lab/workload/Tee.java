@@ -37,7 +37,7 @@ final class Tee implements Workload {
     @Override
     public List<Param> params() {
         return List.of(Param.of("records", "16-byte records to send (stress-ng runs for a time instead)",
-                4L << 20, 1L << 18));
+                4L << 20, 1L << 20));
     }
 
     @Override

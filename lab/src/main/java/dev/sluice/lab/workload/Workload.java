@@ -18,6 +18,11 @@ public interface Workload {
 
     Metric primary();
 
+    /** @return whether {@code perf bench} has this workload, so the perf target can run it */
+    default boolean hasPerfEquivalent() {
+        return false;
+    }
+
     /**
      * @return why {@code target} cannot run this workload with these parameters and threads, if it cannot
      */
