@@ -253,6 +253,7 @@ public final class Lab implements Callable<Integer> {
             Workload w = Workloads.byName(workload);
             Map<String, List<Long>> values = params(w, c.quick, rest);
             List<Target> targets = c.resolveTargets(List.of("sluice"));
+            c.baseline(targets); // a bad --baseline fails now, not after the runs
             List<Runner.Plan> plans = Runner.plan(w, values, targets, c.threadKinds());
             List<Run> runs = new Runner(c.warmup, c.reps, c.progress(spec.commandLine().getErr())).run(plans);
             return c.finish(spec.commandLine().getOut(), spec.commandLine().getErr(), command("run", workload), targets, runs);
@@ -273,6 +274,7 @@ public final class Lab implements Callable<Integer> {
         public Integer call() throws IOException {
             List<String> defaultTargets = List.of("sluice", "kernel", "nio", "jdk-piped", "okio", "perf");
             List<Target> targets = c.resolveTargets(defaultTargets);
+            c.baseline(targets);
             List<Workload> ws = workloads == null ? Workloads.all()
                     : split(workloads).stream().map(Workloads::byName).toList();
             List<Runner.Plan> plans = new ArrayList<>();
