@@ -15,6 +15,7 @@ import java.util.Optional;
  * {@code ru_nvcsw} and {@code ru_nivcsw} are the last two. Anywhere else, or if the native call cannot be
  * bound (no {@code --enable-native-access}), {@link #available()} explains why and figures are "n/a".
  */
+@SuppressWarnings("restricted") // getrusage is the point; the jar and ./sluice grant native access
 public final class Rusage {
     public static final int RUSAGE_SELF = 0;
     public static final int RUSAGE_CHILDREN = -1;

@@ -68,7 +68,7 @@ public final class Html {
             }
             h.append(bars(first.metric() + " (" + first.unit() + ")", rows, cols, v));
             h.append(percentiles(runs, rows, cols));
-            h.append(bars("context switches per run (voluntary + involuntary, whole process)", rows, cols, cs));
+            h.append(bars("context switches per run (voluntary + involuntary, whole process)", rows, cols, cs, Tables::count));
             h.append(table(runs, rows, cols, base));
             h.append(counters(runs));
             Set<String> notes = new LinkedHashSet<>();
@@ -148,9 +148,11 @@ public final class Html {
         if (keys.isEmpty()) {
             return "";
         }
+        keys.sort(java.util.Comparator.comparingDouble(Html::percentileRank));
         StringBuilder h = new StringBuilder();
         for (String row : rows) {
             List<String> series = new ArrayList<>();
+            List<String> colors = new ArrayList<>();
             List<double[]> vals = new ArrayList<>();
             for (String c : cols) {
                 Run x = Tables.find(runs, row, c);
@@ -165,17 +167,25 @@ public final class Html {
                 }
                 if (any) {
                     series.add(c);
+                    colors.add(PALETTE[cols.indexOf(c) % PALETTE.length]);
                     vals.add(v);
                 }
             }
             if (!series.isEmpty()) {
-                h.append(lines("latency percentiles, µs (log scale), " + row, keys, series, vals));
+                h.append(lines("latency percentiles, µs (log scale), " + row, keys, series, colors, vals));
             }
         }
         return h.toString();
     }
 
-    private static String lines(String title, List<String> xs, List<String> series, List<double[]> vals) {
+    /** p50 -> 50, write p99.9 -> 99.9, max -> 100: the x order of the percentile chart. */
+    static double percentileRank(String key) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("p([0-9.]+)").matcher(key);
+        return key.contains("max") ? 100 : m.find() ? Double.parseDouble(m.group(1)) : 101;
+    }
+
+    private static String lines(String title, List<String> xs, List<String> series, List<String> colors,
+                                List<double[]> vals) {
         int w = 640;
         int hgt = 260;
         int left = 60;
@@ -215,7 +225,7 @@ public final class Html {
                     esc(xs.get(i).replace(" us", ""))));
         }
         for (int k = 0; k < series.size(); k++) {
-            String color = PALETTE[k % PALETTE.length];
+            String color = colors.get(k);
             StringBuilder pts = new StringBuilder();
             double[] v = vals.get(k);
             for (int i = 0; i < xs.size(); i++) {
@@ -237,6 +247,11 @@ public final class Html {
 
     /** Horizontal grouped bars: one group per case, one bar per target. */
     static String bars(String title, List<String> groups, List<String> series, double[][] v) {
+        return bars(title, groups, series, v, Tables::num);
+    }
+
+    static String bars(String title, List<String> groups, List<String> series, double[][] v,
+                       java.util.function.DoubleFunction<String> fmt) {
         double max = 0;
         for (double[] row : v) {
             for (double d : row) {
@@ -269,9 +284,9 @@ public final class Html {
                 }
                 double bw = max > 0 ? d / max * plotW : 0;
                 s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s: %s</title></rect>",
-                        labelW, y, Math.max(bw, 1), barH, color, esc(series.get(k)), Tables.num(d)));
+                        labelW, y, Math.max(bw, 1), barH, color, esc(series.get(k)), fmt.apply(d)));
                 s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%s %s</text>",
-                        labelW + Math.max(bw, 1) + 4, y + 11, esc(series.get(k)), Tables.num(d)));
+                        labelW + Math.max(bw, 1) + 4, y + 11, esc(series.get(k)), fmt.apply(d)));
             }
         }
         return s.append("</svg>\n").toString();
