@@ -23,7 +23,7 @@ import java.util.function.Consumer;
 
 /**
  * Runs cases: warm-up first, then the repetitions with the cases interleaved (rep 1 of every case, then rep
- * 2 of every case, ...) so a machine that drifts (frequency, neighbours, a noisy VM host) moves every
+ * 2 of every case, ..., each round starting one case later than the previous) so a machine that drifts (frequency, neighbours, a noisy VM host) moves every
  * target alike instead of favouring whichever ran first. A case whose self-check fails stops at once and
  * reports the failure, never a figure.
  */
@@ -97,7 +97,10 @@ public final class Runner {
         int total = warmup + reps;
         for (int round = 0; round < total; round++) {
             boolean warm = round < warmup;
-            for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                // Each round starts one case later, so no case always runs first (after the GC and JIT of the
+                // previous round) or always right after the same neighbour.
+                int i = (j + round) % n;
                 if (!"ok".equals(status[i])) {
                     continue;
                 }

@@ -150,6 +150,15 @@ public final class Tables {
                 cs.add(line);
             }
             out.append(render(cs));
+            for (Run r : runs) {
+                if (r.ok() && r.summary().containsKey("counter.writerWakeups")) {
+                    out.append(String.format("  counters %s %s: waits r/w %s/%s, wake-ups to r/w %s/%s, found nothing %s, "
+                                    + "lock contended %s (mean per run)%n", rowKey(r).trim(), r.target(),
+                            count(mean(r, "counter.readerWaits")), count(mean(r, "counter.writerWaits")),
+                            count(mean(r, "counter.readerWakeups")), count(mean(r, "counter.writerWakeups")),
+                            count(mean(r, "counter.emptyWakeups")), count(mean(r, "counter.lockContended"))));
+                }
+            }
             Set<String> notes = new LinkedHashSet<>();
             runs.stream().filter(r -> r.ok() && r.note() != null).forEach(r -> notes.add(r.target() + ": " + r.note()));
             notes.forEach(n -> out.append("  note ").append(n).append(System.lineSeparator()));
