@@ -33,7 +33,17 @@ public final class Html {
         Files.writeString(file, render(r), StandardCharsets.UTF_8);
     }
 
+    /** One colour per target id for the whole report, in order of first appearance. */
+    private static final ThreadLocal<Map<String, String>> COLOURS = ThreadLocal.withInitial(java.util.HashMap::new);
+
+    private static String colour(String target) {
+        Map<String, String> m = COLOURS.get();
+        return m.computeIfAbsent(target, t -> PALETTE[m.size() % PALETTE.length]);
+    }
+
     public static String render(Results r) {
+        COLOURS.get().clear();
+        r.runs().forEach(x -> colour(x.target()));
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Sluice lab report</title>\n<style>")
                 .append("body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em}")
@@ -167,7 +177,7 @@ public final class Html {
                 }
                 if (any) {
                     series.add(c);
-                    colors.add(PALETTE[cols.indexOf(c) % PALETTE.length]);
+                    colors.add(colour(c));
                     vals.add(v);
                 }
             }
@@ -276,7 +286,7 @@ public final class Html {
             for (int k = 0; k < series.size(); k++) {
                 int y = y0 + k * (barH + 2);
                 double d = v[g][k];
-                String color = PALETTE[k % PALETTE.length];
+                String color = colour(series.get(k));
                 if (Double.isNaN(d)) {
                     s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#999\">%s: n/a</text>",
                             labelW, y + 11, esc(series.get(k))));
