@@ -1,6 +1,6 @@
 package dev.sluice.lab.workload;
 
-import dev.sluice.lab.target.PipeHandle;
+import dev.sluice.lab.targets.PipeHandle;
 
 import java.util.ArrayList;
 import java.util.List;

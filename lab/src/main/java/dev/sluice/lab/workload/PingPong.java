@@ -1,8 +1,8 @@
 package dev.sluice.lab.workload;
 
-import dev.sluice.lab.target.PerfTarget;
-import dev.sluice.lab.target.PipeHandle;
-import dev.sluice.lab.target.Target;
+import dev.sluice.lab.targets.PerfTarget;
+import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Target;
 import org.HdrHistogram.Histogram;
 
 import java.util.LinkedHashMap;

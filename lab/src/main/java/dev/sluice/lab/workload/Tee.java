@@ -1,7 +1,7 @@
 package dev.sluice.lab.workload;
 
-import dev.sluice.lab.target.PipeHandle;
-import dev.sluice.lab.target.Target;
+import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Target;
 
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.sluice.lab.workload;
 
-import dev.sluice.lab.target.Target;
+import dev.sluice.lab.targets.Target;
 
 import java.util.List;
 import java.util.Map;

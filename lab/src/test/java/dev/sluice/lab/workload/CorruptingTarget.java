@@ -1,8 +1,8 @@
 package dev.sluice.lab.workload;
 
-import dev.sluice.lab.target.Caps;
-import dev.sluice.lab.target.PipeHandle;
-import dev.sluice.lab.target.Target;
+import dev.sluice.lab.targets.Caps;
+import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Target;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,10 +1,10 @@
 package dev.sluice.lab.workload;
 
-import dev.sluice.lab.target.JdkPipedTarget;
-import dev.sluice.lab.target.NioTarget;
-import dev.sluice.lab.target.OkioTarget;
-import dev.sluice.lab.target.SluiceTarget;
-import dev.sluice.lab.target.Target;
+import dev.sluice.lab.targets.JdkPipedTarget;
+import dev.sluice.lab.targets.NioTarget;
+import dev.sluice.lab.targets.OkioTarget;
+import dev.sluice.lab.targets.SluiceTarget;
+import dev.sluice.lab.targets.Target;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,0 +1,116 @@
+package dev.sluice.lab.targets;
+
+import dev.sluice.Pipe;
+import dev.sluice.PipeCounters;
+import dev.sluice.ReadEnd;
+import dev.sluice.WriteEnd;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Any pipe behind Sluice's {@link Pipe} API: the in-process Sluice pipe, and the kernel pipe of the FFM
+ * module once it is built (a kernel target is this class with a factory that opens a {@code KernelPipe}).
+ */
+public class PipeApiTarget implements Target {
+
+    /** Opens a {@link Pipe} of the given capacity (0 = default) and blocking mode. */
+    @FunctionalInterface
+    public interface Factory {
+        Pipe open(int capacity, boolean nonBlocking) throws IOException;
+    }
+
+    private final String family;
+    private final String id;
+    private final Map<String, String> settings;
+    private final Caps caps;
+    private final Factory factory;
+
+    public PipeApiTarget(String family, String id, Map<String, String> settings, Caps caps, Factory factory) {
+        this.family = family;
+        this.id = id;
+        this.settings = Map.copyOf(settings);
+        this.caps = caps;
+        this.factory = factory;
+    }
+
+    @Override
+    public String family() {
+        return family;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        return settings;
+    }
+
+    @Override
+    public Caps caps() {
+        return caps;
+    }
+
+    @Override
+    public Optional<String> unavailable() {
+        return Optional.empty();
+    }
+
+    @Override
+    public PipeHandle open(int capacity, boolean nonBlocking) throws IOException {
+        Pipe pipe = factory.open(capacity, nonBlocking);
+        ReadEnd in = pipe.reader();
+        WriteEnd out = pipe.writer();
+        in.setNonBlocking(nonBlocking);
+        out.setNonBlocking(nonBlocking);
+        boolean counters = caps.counters();
+        return new PipeHandle() {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                return in.read(b, off, len);
+            }
+
+            @Override
+            public int write(byte[] b, int off, int len) throws IOException {
+                return out.write(b, off, len);
+            }
+
+            @Override
+            public void closeWriter() {
+                out.close();
+            }
+
+            @Override
+            public void closeReader() {
+                in.close();
+            }
+
+            @Override
+            public Map<String, Long> counters() {
+                return counters ? countersOf(pipe.counters()) : Map.of();
+            }
+        };
+    }
+
+    /** The counters the issue asks for, by the names used in JSON and the report. */
+    static Map<String, Long> countersOf(PipeCounters c) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("writeCalls", c.writeCalls());
+        m.put("readCalls", c.readCalls());
+        m.put("readerWaits", c.readerWaits());
+        m.put("writerWaits", c.writerWaits());
+        m.put("readerWakeups", c.readerWakeups());
+        m.put("writerWakeups", c.writerWakeups());
+        m.put("emptyWakeups", c.emptyWakeups());
+        m.put("spunWaits", c.spunWaits());
+        m.put("lockContended", c.lockContended());
+        m.put("pagesFromPool", c.pagesFromPool());
+        m.put("pagesAllocated", c.pagesAllocated());
+        return m;
+    }
+}
