@@ -53,6 +53,19 @@ class LabCliTest {
     }
 
     @Test
+    void compareQuickPrintsBothTablesAndNamesWhatCannotRun() {
+        Outcome o = lab("compare", "--quick", "--workload", "nonblock,jobserver", "--target", "sluice,nio,okio,kernel",
+                "--reps", "1", "--warmup", "0", "--quiet");
+        assertThat(o.code()).as(o.err()).isZero();
+        assertThat(o.out()).contains("nonblock: seconds (s), lower is better; value[pct imp vs nio](CV)",
+                "nonblock: context switches per run, voluntary/involuntary", "jobserver: seconds (s)",
+                "okio n/a: okio.Pipe has no nonblocking mode", "kernel n/a: kernel module not built yet",
+                "counters - platform sluice: waits r/w");
+        // the baseline column comes first and shows no improvement over itself
+        assertThat(o.out()).containsPattern("- platform +[0-9.]+\\[  0\\.00%\\]");
+    }
+
+    @Test
     void policiesExpandIntoSluiceVariants() {
         Outcome o = lab("run", "pingpong", "--loops", "200", "--policy", "half-empty,full-and-freed", "--lock", "spin",
                 "--reps", "1", "--warmup", "0", "--quiet", "--threads", "virtual");

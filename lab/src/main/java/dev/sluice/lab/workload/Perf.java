@@ -41,7 +41,12 @@ final class Perf {
         if (!m.find()) {
             throw new CheckFailure("no 'Total time' in the output of " + String.join(" ", cmd) + ": " + out.strip());
         }
-        return Math.round(Double.parseDouble(m.group(1)) * 1e9);
+        long nanos = Math.round(Double.parseDouble(m.group(1)) * 1e9);
+        if (nanos <= 0) {
+            // perf prints milliseconds; a run that short has no figure worth reporting.
+            throw new CheckFailure(String.join(" ", cmd) + " reported 0.000 s: give it more loops");
+        }
+        return nanos;
     }
 
     /** perf's children are not this process: their context switches come from RUSAGE_CHILDREN. */
