@@ -1,10 +1,8 @@
 package dev.sluice;
 
-import dev.sluice.ring.PageRing;
-
 /**
- * An in-process pipe with the semantics of a Linux pipe: a ring of 4 KiB pages between any number of
- * writer and reader threads, platform or virtual.
+ * A pipe with the semantics of a Linux pipe: a read end and a write end between any number of writer and
+ * reader threads, platform or virtual.
  *
  * <pre>{@code
  * Pipe pipe = Pipe.open();                       // pipe(2): 16 pages, 64 KiB, blocking
@@ -15,7 +13,9 @@ import dev.sluice.ring.PageRing;
  * }
  * }</pre>
  *
- * <p>What matches Linux, and where to read about it:
+ * <p>{@link #open()} makes Sluice's in-process pipe, a ring of 4 KiB pages built like fs/pipe.c; the
+ * {@code sluice-kernel} module opens real kernel pipes behind the same interface. What matches Linux, and
+ * where to read about it:
  * <ul>
  *   <li>capacity is counted in page slots; small writes merge into the newest page, so sixteen 1-byte
  *       writes take one slot ({@link WriteEnd});</li>
@@ -26,67 +26,45 @@ import dev.sluice.ring.PageRing;
  *   <li>readiness bits and a readiness future ({@link PipeEnd#poll()}, {@link PipeEnd#whenReady()});</li>
  *   <li>packet mode, timestamps, shared page accounting ({@link PipeOptions}).</li>
  * </ul>
- * Blocking calls park the thread (no monitor locks, no monitor waits), so virtual threads
- * never pin a carrier.
- *
- * <p>The {@code Pipe} object itself holds no resources: closing both sides' handles releases the pages.
+ * The in-process pipe's blocking calls park the thread (no monitor locks, no monitor waits), so virtual
+ * threads never pin a carrier. Its {@code Pipe} object holds no resources: closing both sides' handles
+ * releases the pages.
  */
-public final class Pipe {
+public interface Pipe {
     /** Bytes in a page slot. */
-    public static final int PAGE_SIZE = PageRing.PAGE_SIZE;
+    int PAGE_SIZE = 4096;
     /** Writes of at most this many bytes are atomic (POSIX {@code PIPE_BUF}; 4096 on Linux). */
-    public static final int PIPE_BUF = 4096;
-
-    private final PipeCore core;
-    private final ReadEnd reader;
-    private final WriteEnd writer;
-
-    private Pipe(PipeOptions options) {
-        this.core = new PipeCore(options);
-        this.reader = new ReadEnd(core, this, options.nonBlockingRead());
-        this.writer = new WriteEnd(core, this, options.nonBlockingWrite(), options.packetMode());
-    }
+    int PIPE_BUF = 4096;
 
     /**
-     * Opens a pipe with {@link PipeOptions#defaults()}: 64 KiB, blocking, no timestamps.
+     * Opens an in-process pipe with {@link PipeOptions#defaults()}: 64 KiB, blocking, no timestamps.
      *
      * @return the new pipe, both ends open
      */
-    public static Pipe open() {
-        return new Pipe(PipeOptions.defaults());
+    static Pipe open() {
+        return new InProcessPipe(PipeOptions.defaults());
     }
 
     /**
-     * Opens a pipe ({@code pipe2(2)}).
+     * Opens an in-process pipe ({@code pipe2(2)}).
      *
-     * @param options capacity, modes and limits
+     * @param options capacity, modes, policies and limits
      * @return the new pipe, both ends open
      * @throws PipeLimitException if the shared page account is over its hard limit
      */
-    public static Pipe open(PipeOptions options) {
+    static Pipe open(PipeOptions options) {
         java.util.Objects.requireNonNull(options, "options is null (use PipeOptions.defaults())");
-        return new Pipe(options);
+        return new InProcessPipe(options);
     }
 
     /** @return the read handle the pipe was opened with; {@link ReadEnd#dup()} makes more */
-    public ReadEnd reader() {
-        return reader;
-    }
+    ReadEnd reader();
 
     /** @return the write handle the pipe was opened with; {@link WriteEnd#dup()} makes more */
-    public WriteEnd writer() {
-        return writer;
-    }
-
-    /** @return the options the pipe was opened with */
-    public PipeOptions options() {
-        return core.options;
-    }
+    WriteEnd writer();
 
     /** @return capacity in bytes ({@code F_GETPIPE_SZ}); a power-of-two number of pages */
-    public int capacity() {
-        return core.capacity();
-    }
+    int capacity();
 
     /**
      * Changes the capacity while the pipe is in use ({@code F_SETPIPE_SZ}). The size is rounded up as Linux
@@ -95,54 +73,36 @@ public final class Pipe {
      *
      * @param bytes wanted capacity
      * @return the capacity now in force, in bytes
-     * @throws IllegalArgumentException if {@code bytes} is negative or above the pipe's
-     *                                  {@link PipeOptions#maxCapacity()} ({@code EPERM})
+     * @throws IllegalArgumentException if {@code bytes} is negative or above the largest allowed size
+     *                                  ({@code EPERM}; for the in-process pipe
+     *                                  {@link PipeOptions#maxCapacity()})
      * @throws IllegalStateException    if more pages hold data than would fit ({@code EBUSY}), or the
      *                                  pipe is closed on both sides
      * @throws PipeLimitException       if growing would exceed the shared account's limits ({@code EPERM})
      */
-    public int setCapacity(int bytes) {
-        return core.setCapacity(bytes);
-    }
+    int setCapacity(int bytes);
 
     /** @return a snapshot of sizes, handles and times ({@code fstat}) */
-    public PipeStat stat() {
-        return core.stat();
-    }
-
-    /** @return a snapshot of the pipe's counters */
-    public PipeCounters counters() {
-        return core.counters();
-    }
-
-    /** Zeroes the counters; the peak occupancy restarts from the current occupancy. */
-    public void resetCounters() {
-        core.resetCounters();
-    }
-
-    @Override
-    public String toString() {
-        PipeStat s = stat();
-        return "Pipe[capacity=" + s.capacity() + ", queued=" + s.bytesQueued() + " bytes in " + s.slotsUsed()
-                + " slots, readers=" + s.readers() + ", writers=" + s.writers() + "]";
-    }
+    PipeStat stat();
 
     /**
-     * Linux's {@code round_pipe_size}: below one page gives one page, else the next power of two.
+     * A snapshot of the pipe's counters. The in-process pipe counts everything; a kernel pipe counts what
+     * its Java side sees (bytes, calls, waits) and reports what only the kernel knows (wake-ups, pages,
+     * lock contention) as -1.
      *
-     * @throws IllegalArgumentException if {@code bytes} is negative or above {@code max}
+     * @return the counters since opening or the last {@link #resetCounters()}
      */
-    static int roundCapacity(int bytes, int max, String what) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException(what + " must not be negative, was " + bytes);
-        }
-        if (bytes > max) {
-            throw new IllegalArgumentException(what + " " + bytes + " exceeds the largest pipe of " + max + " bytes");
-        }
-        if (bytes <= PAGE_SIZE) {
-            return PAGE_SIZE;
-        }
-        int p = Integer.highestOneBit(bytes);
-        return p == bytes ? bytes : p << 1;
+    PipeCounters counters();
+
+    /** Zeroes the counters; the peak occupancy restarts from the current occupancy. */
+    void resetCounters();
+
+    /**
+     * The options of an in-process pipe, for code that wants to know its policies.
+     *
+     * @return the options the pipe was opened with, or {@code null} for a pipe that has none (a kernel pipe)
+     */
+    default PipeOptions options() {
+        return null;
     }
 }

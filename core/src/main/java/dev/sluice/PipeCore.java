@@ -75,7 +75,7 @@ final class PipeCore extends PipePadAfter {
     private final ArrayList<PendingReady> pendingReady = new ArrayList<>();
     private volatile int pendingReadyCount;
 
-    private record PendingReady(PipeEnd end, CompletableFuture<Readiness> future) {
+    private record PendingReady(InProcessEnd end, CompletableFuture<Readiness> future) {
     }
 
     PipeCore(PipeOptions options) {
@@ -123,11 +123,11 @@ final class PipeCore extends PipePadAfter {
 
     // ---- lock-free predicates (the kernel's pipe_readable / pipe_writable) ---------------------------
 
-    boolean readable(ReadEnd end) {
+    boolean readable(InProcessReadEnd end) {
         return PageRing.occupancyOf(ring.index()) != 0 || writers == 0 || end.closed;
     }
 
-    boolean writable(WriteEnd end) {
+    boolean writable(InProcessWriteEnd end) {
         return PageRing.occupancyOf(ring.index()) < ring.maxUsage() || readers == 0 || end.closed;
     }
 
@@ -138,7 +138,7 @@ final class PipeCore extends PipePadAfter {
      * are in the pipe. Nonblocking: stores what fits without waiting, where a write of at most
      * {@link Pipe#PIPE_BUF} bytes stores all or nothing.
      */
-    long write(WriteEnd end, Object src, int base, int count, long total) throws IOException {
+    long write(InProcessWriteEnd end, Object src, int base, int count, long total) throws IOException {
         end.ensureOpen();
         if (total == 0) {
             return 0; // Linux: a zero-length write returns 0 before looking at readers (no EPIPE)
@@ -269,7 +269,7 @@ final class PipeCore extends PipePadAfter {
      * 0 if nonblocking and empty; otherwise waits for at least one byte and returns what is there, never
      * waiting to fill the buffer.
      */
-    long read(ReadEnd end, Object dst, int base, int count, long total) throws IOException {
+    long read(InProcessReadEnd end, Object dst, int base, int count, long total) throws IOException {
         end.ensureOpen();
         if (total == 0) {
             return 0;
@@ -410,7 +410,7 @@ final class PipeCore extends PipePadAfter {
 
     // ---- handles ------------------------------------------------------------------------------------
 
-    ReadEnd dupReader(ReadEnd from) throws IOException {
+    InProcessReadEnd dupReader(InProcessReadEnd from) throws IOException {
         lock();
         try {
             from.ensureOpen();
@@ -418,10 +418,10 @@ final class PipeCore extends PipePadAfter {
         } finally {
             unlock();
         }
-        return new ReadEnd(this, from);
+        return new InProcessReadEnd(this, from);
     }
 
-    WriteEnd dupWriter(WriteEnd from) throws IOException {
+    InProcessWriteEnd dupWriter(InProcessWriteEnd from) throws IOException {
         lock();
         try {
             from.ensureOpen();
@@ -429,11 +429,11 @@ final class PipeCore extends PipePadAfter {
         } finally {
             unlock();
         }
-        return new WriteEnd(this, from);
+        return new InProcessWriteEnd(this, from);
     }
 
     /** Closes one handle; the last of a side wakes everybody on both sides (Linux 6551d5c56eb0). */
-    void close(PipeEnd end) {
+    void close(InProcessEnd end) {
         boolean lastOfSide;
         lock();
         try {
@@ -441,7 +441,7 @@ final class PipeCore extends PipePadAfter {
                 return; // closing twice is a no-op
             }
             end.closed = true;
-            if (end instanceof ReadEnd) {
+            if (end instanceof InProcessReadEnd) {
                 lastOfSide = --readers == 0;
             } else {
                 lastOfSide = --writers == 0;
@@ -458,10 +458,10 @@ final class PipeCore extends PipePadAfter {
         }
         // Threads blocked on this very handle must see it closed, so wake its side even when other
         // handles remain; a close is rare, and a woken thread that still has to wait just waits again.
-        if (lastOfSide || end instanceof ReadEnd) {
+        if (lastOfSide || end instanceof InProcessReadEnd) {
             rdWait.wakeAll();
         }
-        if (lastOfSide || end instanceof WriteEnd) {
+        if (lastOfSide || end instanceof InProcessWriteEnd) {
             wrWait.wakeAll();
         }
         fireReadiness();
@@ -474,7 +474,7 @@ final class PipeCore extends PipePadAfter {
     }
 
     int setCapacity(int bytes) {
-        int size = Pipe.roundCapacity(bytes, PipeOptions.ABSOLUTE_MAX_CAPACITY, "capacity");
+        int size = InProcessPipe.roundCapacity(bytes, PipeOptions.ABSOLUTE_MAX_CAPACITY, "capacity");
         int slots = size / PAGE;
         lock();
         try {
@@ -518,18 +518,18 @@ final class PipeCore extends PipePadAfter {
 
     // ---- readiness (poll and the fasync analogue) ---------------------------------------------------
 
-    Readiness poll(PipeEnd end) {
+    Readiness poll(InProcessEnd end) {
         pollUsed = true;
         return readinessOf(end);
     }
 
-    private Readiness readinessOf(PipeEnd end) {
+    private Readiness readinessOf(InProcessEnd end) {
         if (end.closed) {
             return Readiness.of(Readiness.NVAL);
         }
         int occ = PageRing.occupancyOf(ring.index());
         int bits = 0;
-        if (end instanceof ReadEnd) {
+        if (end instanceof InProcessReadEnd) {
             if (occ != 0) {
                 bits |= Readiness.IN;
             }
@@ -547,11 +547,11 @@ final class PipeCore extends PipePadAfter {
         return Readiness.of(bits);
     }
 
-    private static boolean ready(PipeEnd end, Readiness r) {
-        return r.invalid() || (end instanceof ReadEnd ? r.readable() || r.hungUp() : r.writable() || r.error());
+    private static boolean ready(InProcessEnd end, Readiness r) {
+        return r.invalid() || (end instanceof InProcessReadEnd ? r.readable() || r.hungUp() : r.writable() || r.error());
     }
 
-    CompletableFuture<Readiness> whenReady(PipeEnd end) {
+    CompletableFuture<Readiness> whenReady(InProcessEnd end) {
         pollUsed = true;
         CompletableFuture<Readiness> f = new CompletableFuture<>();
         readyLock.lock();

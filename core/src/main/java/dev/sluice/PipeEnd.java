@@ -2,9 +2,7 @@ package dev.sluice;
 
 import java.io.IOException;
 import java.nio.channels.Channel;
-import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -17,29 +15,14 @@ import java.util.concurrent.CompletableFuture;
  * which shares {@code O_NONBLOCK} between the copies, a duplicate starts with a copy of the mode and then
  * goes its own way.
  *
- * <p>Handles are safe to use from many threads at once.
+ * <p>Sluice's in-process pipe ({@link Pipe#open()}) and the kernel pipes of the {@code sluice-kernel} module
+ * implement this interface alike, and the same conformance suite checks both. Handles are safe to use from
+ * many threads at once.
  */
-public abstract sealed class PipeEnd implements Channel permits ReadEnd, WriteEnd {
-    final PipeCore core;
-    /** Written under the pipe's lock; read without it by waiters. */
-    volatile boolean closed;
-    volatile boolean nonBlocking;
-    volatile long timeoutNanos;
-
-    PipeEnd(PipeCore core, boolean nonBlocking, long timeoutNanos) {
-        this.core = core;
-        this.nonBlocking = nonBlocking;
-        this.timeoutNanos = timeoutNanos;
-    }
-
-    void ensureOpen() throws ClosedChannelException {
-        if (closed) {
-            throw new ClosedChannelException();
-        }
-    }
+public interface PipeEnd extends Channel {
 
     /** @return the pipe this end belongs to */
-    public abstract Pipe pipe();
+    Pipe pipe();
 
     /**
      * Sets {@code O_NONBLOCK} on this handle. Nonblocking, a read of an empty pipe returns 0 instead of
@@ -48,14 +31,10 @@ public abstract sealed class PipeEnd implements Channel permits ReadEnd, WriteEn
      *
      * @param on whether this handle is nonblocking
      */
-    public void setNonBlocking(boolean on) {
-        this.nonBlocking = on;
-    }
+    void setNonBlocking(boolean on);
 
     /** @return whether this handle is nonblocking */
-    public boolean isNonBlocking() {
-        return nonBlocking;
-    }
+    boolean isNonBlocking();
 
     /**
      * Bounds how long a blocking call on this handle may wait; a call that waits longer throws
@@ -64,25 +43,12 @@ public abstract sealed class PipeEnd implements Channel permits ReadEnd, WriteEn
      *
      * @param timeout the longest wait, or zero for none
      * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException     if {@code timeout} is null
      */
-    public void setTimeout(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout is null (use Duration.ZERO for no timeout)");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
-        }
-        long n;
-        try {
-            n = timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            n = Long.MAX_VALUE;
-        }
-        this.timeoutNanos = n == 0 && !timeout.isZero() ? 1 : n;
-    }
+    void setTimeout(Duration timeout);
 
     /** @return the timeout set by {@link #setTimeout}, zero for none */
-    public Duration timeout() {
-        return Duration.ofNanos(timeoutNanos);
-    }
+    Duration timeout();
 
     /**
      * What a call on this handle would find now, without blocking ({@code poll(2)}). Like Linux, polling
@@ -91,9 +57,7 @@ public abstract sealed class PipeEnd implements Channel permits ReadEnd, WriteEn
      *
      * @return the current readiness; {@link Readiness#invalid()} if this handle is closed
      */
-    public Readiness poll() {
-        return core.poll(this);
-    }
+    Readiness poll();
 
     /**
      * A future that completes when this handle is ready: for a read end, when it is readable or hung up;
@@ -107,15 +71,11 @@ public abstract sealed class PipeEnd implements Channel permits ReadEnd, WriteEn
      *
      * @return the future readiness
      */
-    public CompletableFuture<Readiness> whenReady() {
-        return core.whenReady(this);
-    }
+    CompletableFuture<Readiness> whenReady();
 
     /** @return whether this handle is open */
     @Override
-    public boolean isOpen() {
-        return !closed;
-    }
+    boolean isOpen();
 
     /**
      * Closes this handle. If it was the last of its side, the other side sees end-of-stream (after the
@@ -124,9 +84,7 @@ public abstract sealed class PipeEnd implements Channel permits ReadEnd, WriteEn
      * partial count. Closing twice does nothing.
      */
     @Override
-    public void close() {
-        core.close(this);
-    }
+    void close();
 
     /**
      * Makes another handle on the same side; see the class documentation.
@@ -134,5 +92,24 @@ public abstract sealed class PipeEnd implements Channel permits ReadEnd, WriteEn
      * @return the new handle, open
      * @throws IOException if this handle is closed
      */
-    public abstract PipeEnd dup() throws IOException;
+    PipeEnd dup() throws IOException;
+
+    /**
+     * Converts a {@link Duration} timeout to nanoseconds for implementations: rejects negatives, saturates
+     * at {@code Long.MAX_VALUE}, and keeps a positive timeout shorter than a nanosecond from reading as
+     * "no timeout".
+     */
+    static long timeoutNanos(Duration timeout) {
+        java.util.Objects.requireNonNull(timeout, "timeout is null (use Duration.ZERO for no timeout)");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+        }
+        long n;
+        try {
+            n = timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            n = Long.MAX_VALUE;
+        }
+        return n == 0 && !timeout.isZero() ? 1 : n;
+    }
 }

@@ -72,8 +72,8 @@ public final class PipeOptions {
     private final long spinBeforeParkNanos;
 
     private PipeOptions(Builder b) {
-        this.maxCapacity = Pipe.roundCapacity(b.maxCapacity, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
-        int cap = Pipe.roundCapacity(b.capacity, ABSOLUTE_MAX_CAPACITY, "capacity");
+        this.maxCapacity = InProcessPipe.roundCapacity(b.maxCapacity, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
+        int cap = InProcessPipe.roundCapacity(b.capacity, ABSOLUTE_MAX_CAPACITY, "capacity");
         if (cap > maxCapacity) {
             throw new IllegalArgumentException("capacity " + b.capacity + " (rounded to " + cap
                     + ") exceeds maxCapacity " + maxCapacity + "; raise maxCapacity to open a bigger pipe");
@@ -227,7 +227,7 @@ public final class PipeOptions {
          * @return this builder
          */
         public Builder capacity(int bytes) {
-            Pipe.roundCapacity(bytes, ABSOLUTE_MAX_CAPACITY, "capacity");
+            InProcessPipe.roundCapacity(bytes, ABSOLUTE_MAX_CAPACITY, "capacity");
             this.capacity = bytes;
             return this;
         }
@@ -240,7 +240,7 @@ public final class PipeOptions {
          * @return this builder
          */
         public Builder maxCapacity(int bytes) {
-            Pipe.roundCapacity(bytes, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
+            InProcessPipe.roundCapacity(bytes, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
             this.maxCapacity = bytes;
             return this;
         }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.ScatteringByteChannel;
-import java.util.function.BooleanSupplier;
 
 /**
  * The read side of a {@link Pipe}, and a {@link ScatteringByteChannel}.
@@ -20,24 +19,7 @@ import java.util.function.BooleanSupplier;
  * interrupted while it waits gets an {@link java.io.InterruptedIOException}, its interrupt status stays
  * set, and the pipe stays open. Nothing is lost: a read only waits while it has read nothing.
  */
-public final class ReadEnd extends PipeEnd implements ScatteringByteChannel {
-    private final Pipe pipe;
-    final BooleanSupplier readableCheck = () -> core.readable(this);
-
-    ReadEnd(PipeCore core, Pipe pipe, boolean nonBlocking) {
-        super(core, nonBlocking, 0);
-        this.pipe = pipe;
-    }
-
-    ReadEnd(PipeCore core, ReadEnd from) {
-        super(core, from.nonBlocking, from.timeoutNanos);
-        this.pipe = from.pipe;
-    }
-
-    @Override
-    public Pipe pipe() {
-        return pipe;
-    }
+public interface ReadEnd extends PipeEnd, ScatteringByteChannel {
 
     /**
      * Reads into {@code b[off..off+len)}.
@@ -48,11 +30,9 @@ public final class ReadEnd extends PipeEnd implements ScatteringByteChannel {
      * @return bytes read; -1 at end-of-stream; 0 if {@code len} is 0 or nonblocking and empty
      * @throws IOException on a closed handle, interrupt ({@link java.io.InterruptedIOException}) or
      *                     timeout ({@link PipeTimeoutException})
+     * @throws IndexOutOfBoundsException if the range is outside {@code b}
      */
-    public int read(byte[] b, int off, int len) throws IOException {
-        Transfer.checkArray(b, off, len);
-        return (int) core.read(this, b, off, len, len);
-    }
+    int read(byte[] b, int off, int len) throws IOException;
 
     /**
      * Reads into all of {@code b}.
@@ -61,27 +41,21 @@ public final class ReadEnd extends PipeEnd implements ScatteringByteChannel {
      * @return as {@link #read(byte[], int, int)}
      * @throws IOException as {@link #read(byte[], int, int)}
      */
-    public int read(byte[] b) throws IOException {
+    default int read(byte[] b) throws IOException {
         return read(b, 0, b.length);
     }
 
     /** {@inheritDoc} Reads up to {@code dst.remaining()} bytes. */
     @Override
-    public int read(ByteBuffer dst) throws IOException {
-        Transfer.checkReadTarget(dst);
-        return (int) core.read(this, dst, 0, 0, dst.remaining());
-    }
+    int read(ByteBuffer dst) throws IOException;
 
     /** {@inheritDoc} Fills the buffers in order, as {@code readv(2)} does. */
     @Override
-    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-        long total = Transfer.checkBuffers(dsts, offset, length, true);
-        return core.read(this, dsts, offset, length, total);
-    }
+    long read(ByteBuffer[] dsts, int offset, int length) throws IOException;
 
     /** {@inheritDoc} */
     @Override
-    public long read(ByteBuffer[] dsts) throws IOException {
+    default long read(ByteBuffer[] dsts) throws IOException {
         return read(dsts, 0, dsts.length);
     }
 
@@ -91,16 +65,11 @@ public final class ReadEnd extends PipeEnd implements ScatteringByteChannel {
      * @return queued bytes (capped at {@code Integer.MAX_VALUE})
      * @throws IOException if this handle is closed
      */
-    public int available() throws IOException {
-        ensureOpen();
-        return core.available();
-    }
+    int available() throws IOException;
 
     /** {@inheritDoc} */
     @Override
-    public ReadEnd dup() throws IOException {
-        return core.dupReader(this);
-    }
+    ReadEnd dup() throws IOException;
 
     /**
      * An {@link InputStream} over this handle; closing it closes this handle. The handle must stay in
@@ -108,12 +77,7 @@ public final class ReadEnd extends PipeEnd implements ScatteringByteChannel {
      *
      * @return a new stream
      */
-    public InputStream asInputStream() {
+    default InputStream asInputStream() {
         return new PipeInputStream(this);
-    }
-
-    @Override
-    public String toString() {
-        return "ReadEnd[" + (closed ? "closed" : nonBlocking ? "open, nonblocking" : "open") + "]";
     }
 }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.GatheringByteChannel;
-import java.util.function.BooleanSupplier;
 
 /**
  * The write side of a {@link Pipe}, and a {@link GatheringByteChannel}.
@@ -22,27 +21,7 @@ import java.util.function.BooleanSupplier;
  * gets an {@link java.io.InterruptedIOException} whose {@code bytesTransferred} says how much of its data
  * is in the pipe; its interrupt status stays set and the pipe stays open.
  */
-public final class WriteEnd extends PipeEnd implements GatheringByteChannel {
-    private final Pipe pipe;
-    volatile boolean packetMode;
-    final BooleanSupplier writableCheck = () -> core.writable(this);
-
-    WriteEnd(PipeCore core, Pipe pipe, boolean nonBlocking, boolean packetMode) {
-        super(core, nonBlocking, 0);
-        this.pipe = pipe;
-        this.packetMode = packetMode;
-    }
-
-    WriteEnd(PipeCore core, WriteEnd from) {
-        super(core, from.nonBlocking, from.timeoutNanos);
-        this.pipe = from.pipe;
-        this.packetMode = from.packetMode;
-    }
-
-    @Override
-    public Pipe pipe() {
-        return pipe;
-    }
+public interface WriteEnd extends PipeEnd, GatheringByteChannel {
 
     /**
      * Writes {@code b[off..off+len)}.
@@ -53,11 +32,9 @@ public final class WriteEnd extends PipeEnd implements GatheringByteChannel {
      * @return bytes stored: {@code len} when blocking; possibly fewer, or 0, when nonblocking
      * @throws BrokenPipeException if every read end is closed
      * @throws IOException         on a closed handle, interrupt or timeout (see the class documentation)
+     * @throws IndexOutOfBoundsException if the range is outside {@code b}
      */
-    public int write(byte[] b, int off, int len) throws IOException {
-        Transfer.checkArray(b, off, len);
-        return (int) core.write(this, b, off, len, len);
-    }
+    int write(byte[] b, int off, int len) throws IOException;
 
     /**
      * Writes all of {@code b}.
@@ -66,27 +43,21 @@ public final class WriteEnd extends PipeEnd implements GatheringByteChannel {
      * @return as {@link #write(byte[], int, int)}
      * @throws IOException as {@link #write(byte[], int, int)}
      */
-    public int write(byte[] b) throws IOException {
+    default int write(byte[] b) throws IOException {
         return write(b, 0, b.length);
     }
 
     /** {@inheritDoc} */
     @Override
-    public int write(ByteBuffer src) throws IOException {
-        Transfer.checkWriteSource(src);
-        return (int) core.write(this, src, 0, 0, src.remaining());
-    }
+    int write(ByteBuffer src) throws IOException;
 
     /** {@inheritDoc} Like {@code writev(2)}: atomic when the buffers hold at most {@link Pipe#PIPE_BUF}. */
     @Override
-    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        long total = Transfer.checkBuffers(srcs, offset, length, false);
-        return core.write(this, srcs, offset, length, total);
-    }
+    long write(ByteBuffer[] srcs, int offset, int length) throws IOException;
 
     /** {@inheritDoc} */
     @Override
-    public long write(ByteBuffer[] srcs) throws IOException {
+    default long write(ByteBuffer[] srcs) throws IOException {
         return write(srcs, 0, srcs.length);
     }
 
@@ -98,21 +69,16 @@ public final class WriteEnd extends PipeEnd implements GatheringByteChannel {
      * blurs packet boundaries there too.
      *
      * @param on whether writes through this handle are packets
+     * @throws UnsupportedOperationException if this kind of pipe fixes the mode when it is opened
      */
-    public void setPacketMode(boolean on) {
-        this.packetMode = on;
-    }
+    void setPacketMode(boolean on);
 
     /** @return whether writes through this handle are packets */
-    public boolean isPacketMode() {
-        return packetMode;
-    }
+    boolean isPacketMode();
 
     /** {@inheritDoc} */
     @Override
-    public WriteEnd dup() throws IOException {
-        return core.dupWriter(this);
-    }
+    WriteEnd dup() throws IOException;
 
     /**
      * An {@link OutputStream} over this handle; closing it closes this handle. The handle must stay in
@@ -120,13 +86,7 @@ public final class WriteEnd extends PipeEnd implements GatheringByteChannel {
      *
      * @return a new stream
      */
-    public OutputStream asOutputStream() {
+    default OutputStream asOutputStream() {
         return new PipeOutputStream(this);
-    }
-
-    @Override
-    public String toString() {
-        return "WriteEnd[" + (closed ? "closed" : nonBlocking ? "open, nonblocking" : "open")
-                + (packetMode ? ", packet mode" : "") + "]";
     }
 }

@@ -1,0 +1,68 @@
+package dev.sluice;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
+
+/** The in-process pipe's write handle; the contract is {@link WriteEnd}'s. */
+final class InProcessWriteEnd extends InProcessEnd implements WriteEnd {
+    private final InProcessPipe pipe;
+    volatile boolean packetMode;
+    final BooleanSupplier writableCheck = () -> core.writable(this);
+
+    InProcessWriteEnd(PipeCore core, InProcessPipe pipe, boolean nonBlocking, boolean packetMode) {
+        super(core, nonBlocking, 0);
+        this.pipe = pipe;
+        this.packetMode = packetMode;
+    }
+
+    InProcessWriteEnd(PipeCore core, InProcessWriteEnd from) {
+        super(core, from.nonBlocking, from.timeoutNanos);
+        this.pipe = from.pipe;
+        this.packetMode = from.packetMode;
+    }
+
+    @Override
+    public Pipe pipe() {
+        return pipe;
+    }
+
+    @Override
+    public int write(byte[] b, int off, int len) throws IOException {
+        Transfer.checkArray(b, off, len);
+        return (int) core.write(this, b, off, len, len);
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        Transfer.checkWriteSource(src);
+        return (int) core.write(this, src, 0, 0, src.remaining());
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        long total = Transfer.checkBuffers(srcs, offset, length, false);
+        return core.write(this, srcs, offset, length, total);
+    }
+
+    @Override
+    public void setPacketMode(boolean on) {
+        this.packetMode = on;
+    }
+
+    @Override
+    public boolean isPacketMode() {
+        return packetMode;
+    }
+
+    @Override
+    public WriteEnd dup() throws IOException {
+        return core.dupWriter(this);
+    }
+
+    @Override
+    public String toString() {
+        return "WriteEnd[" + (closed ? "closed" : nonBlocking ? "open, nonblocking" : "open")
+                + (packetMode ? ", packet mode" : "") + "]";
+    }
+}
