@@ -1,13 +1,17 @@
 package dev.sluice.lab.targets;
 
+import dev.sluice.Pipe;
+import dev.sluice.PipeOptions;
 import dev.sluice.policy.LockStrategy;
 import dev.sluice.policy.WaitDiscipline;
 import dev.sluice.policy.WakePolicy;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** The known target families and how command-line names map to them. */
 public final class Targets {
@@ -17,12 +21,42 @@ public final class Targets {
     /** Families in the order tables show them. */
     public static final List<String> FAMILIES = List.of("sluice", "kernel", "nio", "jdk-piped", "okio", "perf");
 
+    /** Kernel pipes: PIPE_BUF-atomic, nonblocking, F_SETPIPE_SZ up to pipe-max-size; counters not comparable. */
+    static final Caps KERNEL_CAPS = new Caps(true, true, true, false, null, null);
+
     /**
-     * Until the FFM module (issue 4) is on the lab's class path. When it is, this becomes
-     * {@code new PipeApiTarget("kernel", "kernel", Map.of(), caps, (cap, nb) -> KernelPipe.open(...))}.
+     * The kernel pipe of the FFM module (issue 4), {@code dev.sluice.kernel.KernelPipe}, which implements
+     * Sluice's {@link dev.sluice.Pipe} API. It is looked up by name so the lab builds and runs before that
+     * module exists: put {@code sluice-kernel} on the lab's class path (a dependency in {@code lab/pom.xml})
+     * and this target runs; until then it is "n/a" with the reason.
      */
     public static Target kernel() {
-        return new UnavailableTarget("kernel", "kernel module not built yet");
+        java.lang.reflect.Method open;
+        try {
+            Class<?> c = Class.forName("dev.sluice.kernel.KernelPipe");
+            open = c.getMethod("open", PipeOptions.class);
+        } catch (ClassNotFoundException e) {
+            return new UnavailableTarget("kernel", "kernel module not built yet");
+        } catch (NoSuchMethodException | LinkageError e) {
+            return new UnavailableTarget("kernel", "dev.sluice.kernel.KernelPipe has no open(PipeOptions): " + e);
+        }
+        return new PipeApiTarget("kernel", "kernel", Map.of(), KERNEL_CAPS, (capacity, nonBlocking) -> {
+            PipeOptions.Builder b = PipeOptions.builder().nonBlocking(nonBlocking);
+            if (capacity > 0) {
+                b.maxCapacity(Math.max(capacity, PipeOptions.DEFAULT_MAX_CAPACITY)).capacity(capacity);
+            }
+            try {
+                return (Pipe) open.invoke(null, b.build());
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                Throwable t = e.getCause();
+                if (t instanceof IOException io) {
+                    throw io;
+                }
+                throw new IOException("kernel pipe: " + t, t);
+            } catch (IllegalAccessException e) {
+                throw new IOException("kernel pipe: " + e, e);
+            }
+        });
     }
 
     public static String describe(String family) {
