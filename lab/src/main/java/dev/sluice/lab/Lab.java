@@ -128,6 +128,9 @@ public final class Lab implements Callable<Integer> {
         @Option(names = "--quiet", description = "no progress lines on stderr")
         boolean quiet;
 
+        /** Read before the runs, so the load average is other work's, not the lab's own. */
+        Map<String, String> machine = dev.sluice.lab.measure.Machine.facts();
+
         List<Target> resolveTargets(List<String> dflt) {
             List<String> pol = split(policies);
             if (pol.size() == 1 && pol.get(0).equalsIgnoreCase("all")) {
@@ -173,8 +176,14 @@ public final class Lab implements Callable<Integer> {
         int finish(PrintWriter out, PrintWriter err, List<String> command, List<Target> targets, List<Run> runs)
                 throws IOException {
             String base = baseline(targets);
-            Results r = Runner.results(command, warmup, reps, base, runs);
+            Results r = Runner.results(command, machine, warmup, reps, base, runs);
             out.println(Tables.machine(r));
+            double busy = dev.sluice.lab.measure.Machine.loadPerCore(r.machine());
+            if (busy > 0.75) {
+                out.printf("warning: the machine was busy before the lab started (load average %s on %s cores); "
+                                + "expect noisy figures%n",
+                        r.machine().get("loadavg"), r.machine().get("cores"));
+            }
             Rusage.available().ifPresent(why -> out.println("context switches and CPU: n/a (" + why + ")"));
             if (base.equals("nio")) {
                 out.println("baseline nio: java.nio.channels.Pipe, a kernel pipe behind the JDK's channels"

@@ -185,8 +185,9 @@ public final class Runner {
     }
 
     /** Convenience for a whole session. */
-    public static Results results(List<String> command, int warmup, int reps, String baseline, List<Run> runs) {
+    public static Results results(List<String> command, Map<String, String> machine, int warmup, int reps,
+                                  String baseline, List<Run> runs) {
         return new Results(Results.SCHEMA, Results.VERSION, java.time.Instant.now().toString(), command,
-                dev.sluice.lab.measure.Machine.facts(), warmup, reps, baseline, runs);
+                machine, warmup, reps, baseline, runs);
     }
 }

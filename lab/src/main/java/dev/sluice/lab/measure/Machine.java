@@ -11,6 +11,15 @@ public final class Machine {
     private Machine() {
     }
 
+    /** @return the 1-minute load average divided by the cores, or NaN if unknown */
+    public static double loadPerCore(Map<String, String> facts) {
+        try {
+            return Double.parseDouble(facts.get("loadavg")) / Double.parseDouble(facts.get("cores"));
+        } catch (RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
     public static Map<String, String> facts() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
@@ -23,6 +32,9 @@ public final class Machine {
         m.put("haltPollNs", read("/sys/module/kvm/parameters/halt_poll_ns"));
         m.put("governor", read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
         m.put("virtualization", read("/sys/class/dmi/id/sys_vendor"));
+        // Other work on the machine moves every figure; the 1-minute load average says how much there was.
+        String load = read("/proc/loadavg");
+        m.put("loadavg", load.equals("n/a") ? load : load.split(" ")[0]);
         return m;
     }
 
