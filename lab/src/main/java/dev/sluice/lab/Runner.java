@@ -108,14 +108,15 @@ public final class Runner {
                 String what = (warm ? "warm-up " + (round + 1) + "/" + warmup : "rep " + (round - warmup + 1) + "/" + reps)
                         + "  " + p.workload().name() + " " + p.caseLabel() + " on " + p.target().id() + " (" + p.threads() + ")";
                 try {
-                    Rep rep = once(p);
+                    Measured m = once(p);
+                    Rep rep = m.rep();
                     if (!warm) {
                         measured.get(i).add(rep);
                     }
                     progress.accept(what + ": " + String.format("%.4g %s", rep.metrics().get(p.workload().primary().key()),
                             p.workload().primary().unit()));
                     if (note[i] == null) {
-                        note[i] = lastNote;
+                        note[i] = m.note();
                     }
                 } catch (Exception | AssertionError e) {
                     status[i] = "failed";
@@ -135,9 +136,11 @@ public final class Runner {
         return runs;
     }
 
-    private String lastNote;
+    /** A repetition and the workload's note about it. */
+    private record Measured(Rep rep, String note) {
+    }
 
-    private Rep once(Plan p) throws Exception {
+    private static Measured once(Plan p) throws Exception {
         // Collect the previous run's garbage now rather than in the middle of this one.
         System.gc();
         Optional<Rusage.Sample> self0 = Rusage.read(Rusage.RUSAGE_SELF);
@@ -147,7 +150,6 @@ public final class Runner {
         long alloc1 = Allocations.total();
         Optional<Rusage.Sample> self1 = Rusage.read(Rusage.RUSAGE_SELF);
         Optional<Rusage.Sample> kids1 = Rusage.read(Rusage.RUSAGE_CHILDREN);
-        lastNote = o.note();
         Rusage.Sample d = null;
         if (self0.isPresent() && self1.isPresent() && kids0.isPresent() && kids1.isPresent()) {
             Rusage.Sample s = self1.get().minus(self0.get());
@@ -155,10 +157,10 @@ public final class Runner {
             d = new Rusage.Sample(s.userNanos() + k.userNanos(), s.sysNanos() + k.sysNanos(),
                     s.voluntary() + k.voluntary(), s.involuntary() + k.involuntary());
         }
-        return new Rep(o.nanos() / 1e9, o.bytes(), o.messages(),
+        return new Measured(new Rep(o.nanos() / 1e9, o.bytes(), o.messages(),
                 d == null ? null : d.userNanos() / 1e9, d == null ? null : d.sysNanos() / 1e9,
                 d == null ? null : d.voluntary(), d == null ? null : d.involuntary(),
-                alloc0 < 0 || alloc1 < 0 ? null : alloc1 - alloc0, o.metrics(), o.counters());
+                alloc0 < 0 || alloc1 < 0 ? null : alloc1 - alloc0, o.metrics(), o.counters()), o.note());
     }
 
     /** Mean, median and CV of every metric, the rusage figures and the counters over the repetitions. */

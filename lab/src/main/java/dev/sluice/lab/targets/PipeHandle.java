@@ -49,7 +49,10 @@ public interface PipeHandle extends AutoCloseable {
         }
     }
 
-    /** Writes all of {@code b[off..off+len)}, looping on partial nonblocking writes is not done here. */
+    /**
+     * Writes all of {@code b[off..off+len)} on a blocking pipe, looping should a write store only part; a
+     * write that stores nothing is an error here (only a nonblocking pipe may do that).
+     */
     default void writeFully(byte[] b, int off, int len) throws IOException {
         while (len > 0) {
             int n = write(b, off, len);
