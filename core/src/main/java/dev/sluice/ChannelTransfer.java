@@ -103,6 +103,9 @@ final class ChannelTransfer {
                         }
                         break;
                     }
+                    if (taken > 0 && buf.length() > max - done) {
+                        break; // whole slots only, as splice: only a first slot larger than max is cut
+                    }
                     int len = (int) Math.min(buf.length(), max - done);
                     Page page = buf.ref();
                     out[taken] = view(page, buf.offset(), len);
