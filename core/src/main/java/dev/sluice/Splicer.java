@@ -279,6 +279,8 @@ final class Splicer {
         int done = 0;
         int storedBeforeSleep = 0;
         boolean wasEmpty = false;
+        boolean woken = false; // the last wait ended with a wake-up meant for this thread
+        boolean wakeNextWriter = false;
         IOException failure = null;
         b.lock();
         try {
@@ -324,7 +326,7 @@ final class Splicer {
                         b.wake(b.rdWait);
                     }
                     b.fireReadiness();
-                    b.wrWait.await(out.writableCheck, deadline, 0, b.spinNanos);
+                    woken = b.wrWait.await(out.writableCheck, deadline, 0, b.spinNanos) == WaitQueue.Outcome.WOKEN;
                 } finally {
                     b.lock();
                 }
@@ -337,6 +339,8 @@ final class Splicer {
                 wasEmpty = b.ring.isEmpty();
                 storedBeforeSleep = done;
             }
+            // As a write does (wake_next_writer): a woken giver that leaves room passes the wake-up on.
+            wakeNextWriter = woken && b.exclusive && !b.ring.isFull();
             b.writeCalls++;
             if (done > 0) {
                 b.bytesIn += done;
@@ -349,6 +353,9 @@ final class Splicer {
         }
         if (done > 0 && b.readerWakePolicy.wakeReader(wasEmpty, b.pollUsed)) {
             b.wake(b.rdWait);
+        }
+        if (wakeNextWriter) {
+            b.wrWait.wakeOne();
         }
         b.fireReadiness();
         if (failure != null) {
