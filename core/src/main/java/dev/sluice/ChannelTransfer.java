@@ -287,10 +287,21 @@ final class ChannelTransfer {
         }
         b.fireReadiness();
         if (failure != null) {
+            // Bytes already read from the channel that did not make it into the pipe are gone: say so.
+            String lost = (got - stored) + " bytes read from the channel could not be stored and are lost";
             if (failure instanceof BrokenPipeException) {
-                throw new BrokenPipeException("broken pipe: every read end closed; " + (got - stored)
-                        + " bytes read from the channel could not be stored and are lost", stored);
+                throw new BrokenPipeException("broken pipe: every read end closed; " + lost, stored);
             }
+            if (failure instanceof PipeTimeoutException) {
+                throw new PipeTimeoutException("transfer timed out on a full pipe; " + lost, PipeCore.clamp(stored));
+            }
+            if (failure instanceof InterruptedIOException) {
+                InterruptedIOException e = new InterruptedIOException("interrupted on a full pipe; " + lost
+                        + " (the thread's interrupt status is still set)");
+                e.bytesTransferred = PipeCore.clamp(stored);
+                throw e;
+            }
+            failure.addSuppressed(new IOException(lost));
             throw failure;
         }
         return stored;

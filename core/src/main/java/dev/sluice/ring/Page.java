@@ -17,7 +17,7 @@ import java.nio.ByteBuffer;
  *       it is dropped, never pooled (its size is the caller's, and the caller may still hold a reference).</li>
  * </ul>
  *
- * <p><b>Counting.</b> {@link #refs} counts the ring slots that reference this page, across all pipes. A
+ * <p><b>Counting.</b> {@code refs} counts the ring slots that reference this page, across all pipes. A
  * page that only its home ring references has {@code refs == 1}, and that ring's lock guards it. tee and a
  * partial splice add a reference while holding the locks of both pipes; every release after that may come
  * from either pipe's lock, so the count is changed atomically and the last one to let go decides where the

@@ -35,7 +35,7 @@ public final class PagePool {
     private int limit;
     private long hits;
     private long allocations;
-    /** Top of the return stack: pages other pipes released last, linked through {@link Page#nextReturned}. */
+    /** Top of the return stack: pages other pipes released last, linked through {@code Page.nextReturned}. */
     @SuppressWarnings("unused") // through RETURNED
     private volatile Page returned;
     /** Set when the pipe is gone; pages given back after that are dropped. */
@@ -82,7 +82,7 @@ public final class PagePool {
      * Returns a page of this pool that another pipe released last; safe from any thread, without this
      * pool's pipe lock. The page waits on a stack until this pool's pipe next needs a page.
      *
-     * @param page a page whose {@link Page#home} is this pool and that no slot references any more
+     * @param page a page whose {@code home} is this pool and that no slot references any more
      */
     public void giveBack(Page page) {
         if (closed) {
