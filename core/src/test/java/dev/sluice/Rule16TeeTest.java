@@ -191,6 +191,27 @@ class Rule16TeeTest {
         assertThat(a.reader().read(buf)).isEqualTo(10);
     }
 
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void aTeeWaitingOnAFullTargetEndsOnInterruptOrTheTargetsTimeoutHavingLinkedNothing(ThreadKind kind)
+            throws Exception {
+        Pipe a = open();
+        Pipe b = open(PipeOptions.builder().capacity(4096).build());
+        b.writer().write(pattern(1));
+        a.writer().write(pattern(10));
+        Running<Long> tee = start(kind, () -> Splice.tee(a.reader(), b.writer(), 10));
+        awaitBlockedWriting(tee.thread(), b, 1);
+        tee.thread().interrupt();
+        assertThat(tee.failure()).isInstanceOf(java.io.InterruptedIOException.class);
+
+        b.writer().setTimeout(java.time.Duration.ofMillis(30)); // the target's timeout bounds the wait for room
+        PipeTimeoutException e = thrownBy(PipeTimeoutException.class, () -> Splice.tee(a.reader(), b.writer(), 10));
+        assertThat(e.bytesTransferred).isZero();
+        thrownBy(PipeTimeoutException.class, () -> Splice.splice(a.reader(), b.writer(), 10));
+        assertThat(a.stat().bytesQueued()).isEqualTo(10);
+        assertThat(b.stat().bytesQueued()).isEqualTo(1);
+    }
+
     @Test
     void teeIntoItselfIsRefused() throws Exception {
         Pipe a = open();

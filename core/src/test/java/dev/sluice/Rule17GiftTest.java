@@ -147,6 +147,18 @@ class Rule17GiftTest {
     }
 
     @Test
+    void aBlockingGiftThatTimesOutReportsWhatItGaveAndTheRestStaysTheCallers() throws Exception {
+        Pipe p = open(PipeOptions.builder().capacity(2 * 4096).build());
+        p.writer().setTimeout(java.time.Duration.ofMillis(30));
+        byte[] data = pattern(3 * 4096);
+        ByteBuffer gift = ByteBuffer.wrap(data);
+        PipeTimeoutException e = thrownBy(PipeTimeoutException.class, () -> Splice.gift(p.writer(), gift));
+        assertThat(e.bytesTransferred).isEqualTo(2 * 4096);
+        assertThat(gift.position()).isEqualTo(2 * 4096);
+        assertThat(readFully(p.reader(), 2 * 4096)).isEqualTo(Arrays.copyOf(data, 2 * 4096));
+    }
+
+    @Test
     void giftToABrokenPipeIsBrokenPipeAndGivesNothing() throws Exception {
         Pipe p = open();
         p.reader().close();
