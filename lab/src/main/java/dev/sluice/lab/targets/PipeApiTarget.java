@@ -16,6 +16,18 @@ import java.util.Optional;
  */
 public class PipeApiTarget implements Target {
 
+    /**
+     * The zero-copy calls between two pipes of this target, where it has them: {@code tee} from one read end
+     * into another pipe's write end, and a splice of a read end to nowhere.
+     */
+    public interface ZeroCopyCalls {
+        long tee(ReadEnd from, WriteEnd to, long max) throws IOException;
+
+        long discard(ReadEnd from, long max) throws IOException;
+
+        String how();
+    }
+
     /** Opens a {@link Pipe} of the given capacity (0 = default) and blocking mode. */
     @FunctionalInterface
     public interface Factory {
@@ -27,13 +39,21 @@ public class PipeApiTarget implements Target {
     private final Map<String, String> settings;
     private final Caps caps;
     private final Factory factory;
+    private final ZeroCopyCalls zeroCopy;
 
     public PipeApiTarget(String family, String id, Map<String, String> settings, Caps caps, Factory factory) {
+        this(family, id, settings, caps, factory, null);
+    }
+
+    /** @param zeroCopy the target's tee and splice, or null if it has none */
+    public PipeApiTarget(String family, String id, Map<String, String> settings, Caps caps, Factory factory,
+                         ZeroCopyCalls zeroCopy) {
         this.family = family;
         this.id = id;
         this.settings = Map.copyOf(settings);
         this.caps = caps;
         this.factory = factory;
+        this.zeroCopy = zeroCopy;
     }
 
     @Override
@@ -68,33 +88,75 @@ public class PipeApiTarget implements Target {
         WriteEnd out = pipe.writer();
         in.setNonBlocking(nonBlocking);
         out.setNonBlocking(nonBlocking);
-        boolean counters = caps.counters();
-        return new PipeHandle() {
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                return in.read(b, off, len);
-            }
+        return new Handle(pipe, in, out);
+    }
 
-            @Override
-            public int write(byte[] b, int off, int len) throws IOException {
-                return out.write(b, off, len);
-            }
+    /** Both ends of one pipe; a class rather than a lambda so that a tee can find the other pipe's write end. */
+    private final class Handle implements PipeHandle {
+        private final Pipe pipe;
+        private final ReadEnd in;
+        private final WriteEnd out;
 
-            @Override
-            public void closeWriter() {
-                out.close();
-            }
+        Handle(Pipe pipe, ReadEnd in, WriteEnd out) {
+            this.pipe = pipe;
+            this.in = in;
+            this.out = out;
+        }
 
-            @Override
-            public void closeReader() {
-                in.close();
-            }
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return in.read(b, off, len);
+        }
 
-            @Override
-            public Map<String, Long> counters() {
-                return counters ? countersOf(pipe.counters()) : Map.of();
+        @Override
+        public int write(byte[] b, int off, int len) throws IOException {
+            return out.write(b, off, len);
+        }
+
+        @Override
+        public void closeWriter() {
+            out.close();
+        }
+
+        @Override
+        public void closeReader() {
+            in.close();
+        }
+
+        @Override
+        public Map<String, Long> counters() {
+            return caps.counters() ? countersOf(pipe.counters()) : Map.of();
+        }
+
+        @Override
+        public Optional<ZeroCopy> zeroCopy() {
+            if (zeroCopy == null) {
+                return Optional.empty();
             }
-        };
+            return Optional.of(new ZeroCopy() {
+                @Override
+                public long tee(PipeHandle to, long max) throws IOException {
+                    if (!(to instanceof Handle other) || other.owner() != PipeApiTarget.this) {
+                        throw new IllegalArgumentException("tee between pipes of different targets");
+                    }
+                    return zeroCopy.tee(in, other.out, max);
+                }
+
+                @Override
+                public long discard(long max) throws IOException {
+                    return zeroCopy.discard(in, max);
+                }
+
+                @Override
+                public String how() {
+                    return zeroCopy.how();
+                }
+            });
+        }
+
+        private PipeApiTarget owner() {
+            return PipeApiTarget.this;
+        }
     }
 
     /** The counters the issue asks for, by the names used in JSON and the report. */

@@ -34,6 +34,11 @@ public interface PipeHandle extends AutoCloseable {
         return Map.of();
     }
 
+    /** @return this pipe's zero-copy calls, if the target has them */
+    default java.util.Optional<ZeroCopy> zeroCopy() {
+        return java.util.Optional.empty();
+    }
+
     /** Closes both sides, waking every thread blocked on this pipe (used to abort a failed run). */
     @Override
     default void close() {

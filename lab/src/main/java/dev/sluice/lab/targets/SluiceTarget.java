@@ -2,11 +2,17 @@ package dev.sluice.lab.targets;
 
 import dev.sluice.Pipe;
 import dev.sluice.PipeOptions;
+import dev.sluice.ReadEnd;
+import dev.sluice.Splice;
+import dev.sluice.WriteEnd;
 import dev.sluice.policy.LockStrategy;
 import dev.sluice.policy.ReaderWakePolicy;
 import dev.sluice.policy.WaitDiscipline;
 import dev.sluice.policy.WakePolicy;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +62,50 @@ public final class SluiceTarget {
                 b.maxCapacity(Math.max(capacity, PipeOptions.DEFAULT_MAX_CAPACITY)).capacity(capacity);
             }
             return Pipe.open(b.build());
-        });
+        }, ZERO_COPY);
+    }
+
+    /**
+     * Sluice's own tee, and a splice to nowhere: {@link Splice#transferTo} into a channel that takes every
+     * byte and keeps none, so the pages are handed over and dropped without a copy, like {@code /dev/null}.
+     */
+    static final PipeApiTarget.ZeroCopyCalls ZERO_COPY = new PipeApiTarget.ZeroCopyCalls() {
+        @Override
+        public long tee(ReadEnd from, WriteEnd to, long max) throws IOException {
+            return Splice.tee(from, to, max);
+        }
+
+        @Override
+        public long discard(ReadEnd from, long max) throws IOException {
+            return Splice.transferTo(from, NullChannel.INSTANCE, max);
+        }
+
+        @Override
+        public String how() {
+            return "zero-copy: Splice.tee, then Splice.transferTo into a discarding channel";
+        }
+    };
+
+    /** A channel that accepts everything and keeps nothing: /dev/null. */
+    private enum NullChannel implements WritableByteChannel {
+        INSTANCE;
+
+        @Override
+        public int write(ByteBuffer src) {
+            int n = src.remaining();
+            src.position(src.limit());
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+            // /dev/null stays open
+        }
     }
 
     /** @return Sluice with every setting at its documented default */

@@ -2,11 +2,13 @@ package dev.sluice.lab.workload;
 
 import dev.sluice.lab.targets.PipeHandle;
 import dev.sluice.lab.targets.Target;
+import dev.sluice.lab.targets.ZeroCopy;
 
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The stress-ng {@code tee} stressor: a writer sends 16-byte records {length = 16, counter} into pipe_in; the
@@ -15,13 +17,15 @@ import java.util.Map;
  * records from pipe_out and checks them. This is the workload where Linux's full-and-freed rule gained
  * +500 %: the reader frees a page only every 256 reads, and the tee side waits for that.
  *
- * <p>Zero-copy tee/splice (issue 6) has not landed, so the middle thread does the same with plain copies:
- * it reads what pipe_in holds (up to its capacity) and writes it to pipe_out. Every run says so.
+ * <p>Where the target has zero-copy calls ({@link PipeHandle#zeroCopy()}: Sluice's {@code Splice}, the kernel's
+ * {@code tee(2)}/{@code splice(2)}), the middle thread makes exactly stress-ng's calls. Elsewhere it does the
+ * same with plain copies: it reads what pipe_in holds (up to its capacity) and writes it to pipe_out. Every
+ * run's note says which.
  *
  * <p>Check: every record has length 16 and the next counter value; the reader gets exactly all of them.
  */
 final class Tee implements Workload {
-    static final String FALLBACK = "plain-copy fallback: zero-copy tee/splice (issue 6) not landed yet";
+    static final String FALLBACK = "plain-copy fallback: this target has no tee/splice";
 
     @Override
     public String name() {
@@ -31,7 +35,7 @@ final class Tee implements Workload {
     @Override
     public String description() {
         return "stress-ng tee: writer of 16-byte records -> pipe_in -> tee into pipe_out + discard -> verifying reader "
-                + "of 16-byte records; MB/s, higher is better (" + FALLBACK + ")";
+                + "of 16-byte records; MB/s, higher is better (plain copies where a target has no tee)";
     }
 
     @Override
@@ -55,6 +59,7 @@ final class Tee implements Workload {
         PipeHandle out = target.open(0, false);
         List<PipeHandle> pipes = List.of(in, out);
         long[] got = new long[1];
+        Optional<ZeroCopy> zc = in.zeroCopy();
         try {
             Crew crew = new Crew(threads, pipes);
             crew.add(() -> {
@@ -67,10 +72,25 @@ final class Tee implements Workload {
                 in.closeWriter();
             });
             crew.add(() -> {
-                // What one tee() can carry: everything queued in pipe_in, at most a default pipe's worth.
-                byte[] chunk = new byte[64 * 1024];
-                for (int n; (n = in.read(chunk, 0, chunk.length)) > 0; ) {
-                    out.writeFully(chunk, 0, n);
+                if (zc.isPresent()) {
+                    // stress-ng: len = tee(pipe_in, pipe_out, INT_MAX); then splice len bytes of pipe_in to
+                    // /dev/null, so pipe_in loses exactly what pipe_out gained.
+                    ZeroCopy z = zc.get();
+                    for (long n; (n = z.tee(out, Integer.MAX_VALUE)) >= 0; ) {
+                        for (long left = n; left > 0; ) {
+                            long d = z.discard(left);
+                            if (d <= 0) {
+                                throw new CheckFailure("tee: pipe_in ended " + left + " bytes short of what was teed");
+                            }
+                            left -= d;
+                        }
+                    }
+                } else {
+                    // What one tee() can carry: everything queued in pipe_in, at most a default pipe's worth.
+                    byte[] chunk = new byte[64 * 1024];
+                    for (int n; (n = in.read(chunk, 0, chunk.length)) > 0; ) {
+                        out.writeFully(chunk, 0, n);
+                    }
                 }
                 out.closeWriter();
             });
@@ -95,7 +115,8 @@ final class Tee implements Workload {
             m.put("seconds", Workloads.seconds(nanos));
             m.put("MB/s", Workloads.mbPerSecond(16 * records, nanos));
             m.put("records/s", records / Workloads.seconds(nanos));
-            return new Outcome(nanos, 32 * records, records, m, Workloads.sumCounters(pipes), FALLBACK);
+            return new Outcome(nanos, 32 * records, records, m, Workloads.sumCounters(pipes),
+                    zc.map(ZeroCopy::how).orElse(FALLBACK));
         } finally {
             pipes.forEach(PipeHandle::close);
         }
