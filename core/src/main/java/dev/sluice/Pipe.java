@@ -24,7 +24,8 @@ package dev.sluice;
  *   <li>end-of-stream and broken pipe follow the <em>handles</em>, not threads ({@link PipeEnd});</li>
  *   <li>capacity can be read and changed while in use ({@link #capacity()}, {@link #setCapacity});</li>
  *   <li>readiness bits and a readiness future ({@link PipeEnd#poll()}, {@link PipeEnd#whenReady()});</li>
- *   <li>packet mode, timestamps, shared page accounting ({@link PipeOptions}).</li>
+ *   <li>packet mode, timestamps, shared page accounting ({@link PipeOptions});</li>
+ *   <li>splice, tee and gifted buffers between in-process pipes, and transfers to channels ({@link Splice}).</li>
  * </ul>
  * The in-process pipe's blocking calls park the thread (no monitor locks, no monitor waits), so virtual
  * threads never pin a carrier. Its {@code Pipe} object holds no resources: closing both sides' handles

@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.ring.Page;
 import dev.sluice.ring.PagePool;
 import dev.sluice.ring.PageRing;
 import dev.sluice.ring.PipeBuffer;
@@ -14,6 +15,7 @@ import java.nio.channels.AsynchronousCloseException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -38,36 +40,40 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class PipeCore extends PipePadAfter {
     static final int PAGE = PageRing.PAGE_SIZE;
+    private static final AtomicLong IDS = new AtomicLong();
+
+    /** A stable order among pipes, so that splice and tee take two pipes' locks in one order ({@link Splicer}). */
+    final long id = IDS.incrementAndGet();
 
     final PipeOptions options;
-    private final PipeLock lock;
-    private final PageRing ring;
-    private final PagePool pool;
-    private final WaitQueue rdWait = new WaitQueue();
-    private final WaitQueue wrWait = new WaitQueue();
-    private final WakePolicy wakePolicy;
-    private final ReaderWakePolicy readerWakePolicy;
-    private final boolean exclusive;
-    private final long spinNanos;
+    final PipeLock lock;
+    final PageRing ring;
+    final PagePool pool;
+    final WaitQueue rdWait = new WaitQueue();
+    final WaitQueue wrWait = new WaitQueue();
+    final WakePolicy wakePolicy;
+    final ReaderWakePolicy readerWakePolicy;
+    final boolean exclusive;
+    final long spinNanos;
     private final PipeAccounting accounting;
-    private final boolean timestamps;
+    final boolean timestamps;
 
     private int accountedPages;
 
     // Counters, under the lock. Kept in the engine rather than in the ring so the ring stays a pure
     // data structure; contention on them is the lock's, which the operation holds anyway.
-    private long bytesIn;
-    private long bytesOut;
-    private long writeCalls;
-    private long readCalls;
+    long bytesIn;
+    long bytesOut;
+    long writeCalls;
+    long readCalls;
     private long emptyWakeups;
     private long spunWaits;
 
     // Times in epoch milliseconds, under the lock.
     private final long created;
-    private long atime;
-    private long mtime;
-    private long ctime;
+    long atime;
+    long mtime;
+    long ctime;
 
     // Readiness futures (the fasync analogue); rarely used, so they have their own lock and a volatile
     // count that lets every read and write skip them with one load.
@@ -102,18 +108,18 @@ final class PipeCore extends PipePadAfter {
         this.ctime = created;
     }
 
-    private void lock() {
+    void lock() {
         lock.lock();
     }
 
     /** Publishes the ring's indices to lock-free waiters, then releases the lock: every unlock goes here. */
-    private void unlock() {
+    void unlock() {
         ring.publish();
         lock.unlock();
     }
 
     /** Wakes one waiter of {@code q}, or all of them under {@link WaitDiscipline#BROADCAST}. */
-    private void wake(WaitQueue q) {
+    void wake(WaitQueue q) {
         if (exclusive) {
             q.wakeOne();
         } else {
@@ -185,10 +191,10 @@ final class PipeCore extends PipePadAfter {
                         break;
                     }
                     if (!ring.isFull()) {
-                        byte[] page = ring.takePage();
+                        Page page = ring.takePage();
                         int n = (int) Math.min(PAGE, total - done);
                         // Copy first, publish after: no reader ever sees a slot that is not filled.
-                        Transfer.copyIn(src, base, count, done, page, 0, n);
+                        Transfer.copyIn(src, base, count, done, page.bytes(), 0, n);
                         ring.push(page, n, flags);
                         done += n;
                         continue;
@@ -295,9 +301,24 @@ final class PipeCore extends PipePadAfter {
                 if (!ring.isEmpty()) {
                     PipeBuffer buf = ring.tailBuffer();
                     int chars = (int) Math.min(buf.length(), total - done);
-                    Transfer.copyOut(buf.page(), buf.offset(), dst, base, count, done, chars);
-                    done += chars;
                     boolean packet = buf.isPacket();
+                    if (buf.isGift()) {
+                        // A writer's gift: maybe direct memory, and the giver may have broken the rule.
+                        if (buf.ref().giftReused()) {
+                            if (done > 0) {
+                                break; // deliver what this read has; the next read reports the broken gift
+                            }
+                            failure = Gifts.reused(buf);
+                            chars = buf.length(); // the bytes cannot be trusted: drop the slot, loudly
+                            packet = true; // and stop this read after dropping it
+                        } else {
+                            Gifts.copyOut(buf, dst, base, count, done, chars);
+                            done += chars;
+                        }
+                    } else {
+                        Transfer.copyOut(buf.page(), buf.offset(), dst, base, count, done, chars);
+                        done += chars;
+                    }
                     ring.consumed(buf, chars);
                     if (packet) {
                         ring.discardRest(buf); // one packet per read; what did not fit is gone, as on Linux
@@ -379,7 +400,7 @@ final class PipeCore extends PipePadAfter {
     }
 
     /** Counts, under the lock, what a wait ended with; {@code stillBlocked}: the woken thread must wait again. */
-    private void countWait(WaitQueue.Outcome outcome, boolean stillBlocked) {
+    void countWait(WaitQueue.Outcome outcome, boolean stillBlocked) {
         if (outcome == WaitQueue.Outcome.SPUN) {
             spunWaits++;
         } else if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked) {
@@ -387,21 +408,21 @@ final class PipeCore extends PipePadAfter {
         }
     }
 
-    private static long deadlineAfter(long timeoutNanos) {
+    static long deadlineAfter(long timeoutNanos) {
         long d = System.nanoTime() + timeoutNanos;
         return d == 0 ? 1 : d; // 0 means "no deadline" to the wait queue
     }
 
-    private static int clamp(long n) {
+    static int clamp(long n) {
         return (int) Math.min(n, Integer.MAX_VALUE);
     }
 
-    private static BrokenPipeException broken(long done) {
+    static BrokenPipeException broken(long done) {
         return new BrokenPipeException(done == 0 ? "broken pipe: every read end is closed"
                 : "broken pipe: every read end closed after " + done + " bytes of this write", done);
     }
 
-    private static InterruptedIOException interrupted(String what, long done) {
+    static InterruptedIOException interrupted(String what, long done) {
         InterruptedIOException e = new InterruptedIOException("interrupted: " + what
                 + (done > 0 ? " after " + done + " bytes" : "") + " (the thread's interrupt status is still set)");
         e.bytesTransferred = clamp(done);
@@ -566,7 +587,7 @@ final class PipeCore extends PipePadAfter {
     }
 
     /** Completes the readiness futures whose end is ready now; called after every state change. */
-    private void fireReadiness() {
+    void fireReadiness() {
         if (pendingReadyCount == 0) {
             return;
         }

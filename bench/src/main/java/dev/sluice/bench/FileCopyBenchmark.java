@@ -2,7 +2,7 @@ package dev.sluice.bench;
 
 import dev.sluice.kernel.KernelFile;
 import dev.sluice.kernel.KernelPipe;
-import dev.sluice.kernel.Splice;
+import dev.sluice.kernel.KernelSplice;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -78,9 +78,9 @@ public class FileCopyBenchmark {
     public long splice() throws IOException {
         long done = 0;
         while (done < SIZE) {
-            long n = Splice.splice(in, done, pipe.writer(), SIZE - done, EnumSet.of(Splice.Flag.MOVE));
+            long n = KernelSplice.splice(in, done, pipe.writer(), SIZE - done, EnumSet.of(KernelSplice.Flag.MOVE));
             for (long left = n; left > 0; ) {
-                left -= Splice.splice(pipe.reader(), out, done + (n - left), left, EnumSet.of(Splice.Flag.MOVE));
+                left -= KernelSplice.splice(pipe.reader(), out, done + (n - left), left, EnumSet.of(KernelSplice.Flag.MOVE));
             }
             done += n;
         }

@@ -1,5 +1,8 @@
 package dev.sluice.ring;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * A per-pipe LIFO of spare pages, so that steady-state reads and writes allocate nothing.
  *
@@ -10,38 +13,103 @@ package dev.sluice.ring;
  * {@code ArrayBlockingQueue} keeps its array. A smaller limit trades that memory for allocation
  * (see {@code PipeOptions.Builder#poolPages}).
  *
- * <p>Not thread-safe: used under the pipe's lock.
+ * <p>Pages shared with or moved to other pipes by tee and splice come back through a lock-free return
+ * stack ({@link #giveBack}), because the pipe that lets go of them last holds its own lock, not this
+ * pool's; {@link #take()} reclaims them when the pool runs dry (see {@link Page}).
+ *
+ * <p>Not thread-safe, except {@link #giveBack}: used under the pipe's lock.
  */
 public final class PagePool {
-    private byte[][] pages;
+    private static final VarHandle RETURNED;
+
+    static {
+        try {
+            RETURNED = MethodHandles.lookup().findVarHandle(PagePool.class, "returned", Page.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private Page[] pages;
     private int count;
     private int limit;
     private long hits;
     private long allocations;
+    /** Top of the return stack: pages other pipes released last, linked through {@code Page.nextReturned}. */
+    @SuppressWarnings("unused") // through RETURNED
+    private volatile Page returned;
+    /** Set when the pipe is gone; pages given back after that are dropped. */
+    private volatile boolean closed;
 
     /** @param limit the most spare pages to keep; 0 keeps none */
     public PagePool(int limit) {
         setLimit(limit);
     }
 
-    /** @return a page from the pool, or a newly allocated one when the pool is empty */
-    public byte[] take() {
+    /**
+     * @return a page from the pool, or a newly allocated one when the pool is empty; either way with one
+     *         reference, the caller's slot-to-be
+     */
+    public Page take() {
+        if (count == 0 && returned != null) {
+            reclaim(); // one volatile load, only on the path that would otherwise allocate
+        }
+        Page p;
         if (count > 0) {
-            byte[] p = pages[--count];
+            p = pages[--count];
             pages[count] = null;
             hits++;
-            return p;
+        } else {
+            allocations++;
+            p = new Page(this);
         }
-        allocations++;
-        return new byte[PageRing.PAGE_SIZE];
+        p.initRefs(1);
+        return p;
+    }
+
+    /** Moves the return stack into the pool (lock held), dropping what exceeds the limit. */
+    private void reclaim() {
+        Page p = (Page) RETURNED.getAndSet(this, (Page) null); // taking the whole stack at once: no ABA
+        while (p != null) {
+            Page next = p.nextReturned;
+            p.nextReturned = null;
+            give(p);
+            p = next;
+        }
+    }
+
+    /**
+     * Returns a page of this pool that another pipe released last; safe from any thread, without this
+     * pool's pipe lock. The page waits on a stack until this pool's pipe next needs a page.
+     *
+     * @param page a page whose {@code home} is this pool and that no slot references any more
+     */
+    public void giveBack(Page page) {
+        if (closed) {
+            return; // the pipe is gone: let the collector have it
+        }
+        Page top;
+        do {
+            top = returned;
+            page.nextReturned = top;
+        } while (!RETURNED.compareAndSet(this, top, page)); // release: publishes nextReturned with the page
+    }
+
+    /** @return pages waiting on the return stack (walks it; for tests) */
+    public int returnedCount() {
+        int n = 0;
+        for (Page p = returned; p != null; p = p.nextReturned) {
+            n++;
+        }
+        return n;
     }
 
     /** Returns a page that no slot references any more; it is dropped if the pool is full. */
-    public void give(byte[] page) {
+    public void give(Page page) {
         if (count < limit) {
             if (count == pages.length) {
                 // Grow lazily: a pipe that never fills never pays for a big pool array.
-                byte[][] bigger = new byte[Math.min(limit, Math.max(4, pages.length * 2))][];
+                Page[] bigger = new Page[Math.min(limit, Math.max(4, pages.length * 2))];
                 System.arraycopy(pages, 0, bigger, 0, count);
                 pages = bigger;
             }
@@ -56,18 +124,25 @@ public final class PagePool {
         }
         this.limit = limit;
         if (pages == null) {
-            pages = new byte[Math.min(limit, 4)][];
+            pages = new Page[Math.min(limit, 4)];
         }
         while (count > limit) {
             pages[--count] = null;
         }
     }
 
-    /** Drops every spare page (the pipe is gone, or memory is wanted back). */
+    /** Drops every spare page (memory is wanted back). */
     public void clear() {
         while (count > 0) {
             pages[--count] = null;
         }
+    }
+
+    /** The pipe is gone: drops every spare page, and every page given back from now on. */
+    public void close() {
+        closed = true;
+        RETURNED.setVolatile(this, (Page) null);
+        clear();
     }
 
     /** @return spare pages held now */

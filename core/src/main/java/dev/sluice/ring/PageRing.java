@@ -184,24 +184,86 @@ public final class PageRing extends RingPadAfter {
         queuedBytes += chars;
     }
 
-    /** @return a page for the next {@link #push}, from the pool when it has one */
-    public byte[] takePage() {
+    /** @return a page for the next {@link #push}, from the pool when it has one, holding one reference */
+    public Page takePage() {
         return pool.take();
     }
 
     /**
      * Publishes a filled page as the new head slot. Only call when not {@link #isFull()}; the page must
      * already hold its bytes (Linux 6.15: copy first, publish after, so no reader sees an empty slot).
+     * The slot takes over the caller's reference to {@code page}.
      */
-    public void push(byte[] page, int len, int flags) {
+    public void push(Page page, int len, int flags) {
+        link(page, 0, len, flags);
+    }
+
+    /**
+     * Publishes {@code len} bytes of {@code page} from {@code offset} as the new head slot, taking over one
+     * reference to the page that the caller already holds (from {@link #takePage}, {@link Page#retain}, or a
+     * slot of another ring that it empties). Only call when not {@link #isFull()}.
+     */
+    public void link(Page page, int offset, int len, int flags) {
         assert !isFull() && len > 0 && len <= PAGE_SIZE;
-        slots[head & mask].set(page, 0, len, flags);
+        slots[head & mask].set(page, offset, len, flags);
         head++;
         queuedBytes += len;
         int occ = head - tail;
         if (occ > peakOccupancy) {
             peakOccupancy = occ;
         }
+    }
+
+    // ---- splice and tee: moving and sharing slots between rings (both pipes' locks held) ------------
+
+    /** @return the {@code i}-th buffer from the tail; {@code i} must be below {@link #occupancy()} */
+    public PipeBuffer bufferAt(int i) {
+        return slots[(tail + i) & mask];
+    }
+
+    /**
+     * Moves the whole tail buffer to the head of {@code to}, flags and all (Linux
+     * {@code splice_pipe_to_pipe}: "simply move the whole buffer"): the reference travels with it, so the
+     * page's count does not change and no byte is copied. {@code to} must not be full.
+     *
+     * @return the bytes moved
+     */
+    public int moveTailTo(PageRing to) {
+        PipeBuffer buf = slots[tail & mask];
+        int n = buf.len;
+        to.link(buf.ref, buf.offset, n, buf.flags);
+        queuedBytes -= n;
+        buf.clear();
+        tail++;
+        return n;
+    }
+
+    /**
+     * Gives {@code to} the first {@code n} bytes of the tail buffer by reference and consumes them here
+     * (Linux's split in {@code splice_pipe_to_pipe}). The page is now shared, so neither slot may take merged
+     * writes any more: the new slot's bytes are followed in the page by this one's, which a merge would
+     * overwrite (the "Dirty Pipe" bug). {@code n} must be below the buffer's length; {@code to} not full.
+     */
+    public void splitTailTo(PageRing to, int n) {
+        PipeBuffer buf = slots[tail & mask];
+        assert n > 0 && n < buf.len;
+        buf.ref.retain();
+        buf.flags &= ~PipeBuffer.FLAG_CAN_MERGE;
+        to.link(buf.ref, buf.offset, n, buf.flags);
+        consumed(buf, n);
+    }
+
+    /**
+     * Gives {@code to} the first {@code n} bytes of the {@code i}-th buffer from the tail by reference,
+     * without consuming them (Linux {@code link_pipe}, for tee). Both slots lose {@code CAN_MERGE}: a later
+     * small write to either pipe must not land in a page the other pipe still reads.
+     */
+    public void shareTo(PageRing to, int i, int n) {
+        PipeBuffer buf = slots[(tail + i) & mask];
+        assert n > 0 && n <= buf.len;
+        buf.ref.retain();
+        buf.flags &= ~PipeBuffer.FLAG_CAN_MERGE;
+        to.link(buf.ref, buf.offset, n, buf.flags);
     }
 
     // ---- reading ----------------------------------------------------------------------------------
@@ -225,11 +287,31 @@ public final class PageRing extends RingPadAfter {
         buf.len = 0;
     }
 
-    /** Frees the tail slot (its buffer must be fully consumed) and returns its page to the pool. */
+    /**
+     * Frees the tail slot (its buffer must be fully consumed) and lets go of its page: straight into the
+     * pool if this ring held the only reference to one of its own pages, else through {@link Page#release}.
+     */
     public void releaseTail() {
         PipeBuffer buf = slots[tail & mask];
         assert buf.len == 0;
-        pool.give(buf.page);
+        Page p = buf.ref;
+        if (p.exclusiveTo(pool)) {
+            pool.give(p); // the common case: no atomic update, the page never left this pipe
+        } else {
+            p.release(pool);
+        }
+        buf.clear();
+        tail++;
+    }
+
+    /**
+     * Frees the tail slot without releasing its page: the caller takes over the slot's reference and must
+     * {@link Page#release} it when done with the bytes (which it read from the slot before calling this).
+     * For transfers that hand the bytes on outside the lock.
+     */
+    public void detachTail() {
+        PipeBuffer buf = slots[tail & mask];
+        queuedBytes -= buf.len;
         buf.clear();
         tail++;
     }
@@ -269,11 +351,17 @@ public final class PageRing extends RingPadAfter {
         publish();
     }
 
-    /** Releases every page, in the slots and in the pool (the pipe is gone). */
+    /**
+     * Releases every page, in the slots and in the pool (the pipe is gone). Shared pages lose this pipe's
+     * references, so the other pipe's last release decides their fate; pages of this pool that come back
+     * later are dropped.
+     */
     public void drainAll() {
+        pool.close();
         while (head != tail) {
             PipeBuffer buf = slots[tail & mask];
             queuedBytes -= buf.len;
+            buf.ref.release(pool);
             buf.clear();
             tail++;
         }

@@ -10,10 +10,12 @@ import org.junit.jupiter.api.Test;
 /** The ring driven step by step, without threads: indices, merging, freeing, resizing. */
 class PageRingTest {
 
-    private static byte[] page(int fill) {
+    private static Page page(int fill) {
         byte[] p = new byte[PageRing.PAGE_SIZE];
         java.util.Arrays.fill(p, (byte) fill);
-        return p;
+        Page page = Page.of(p);
+        page.initRefs(1);
+        return page;
     }
 
     private static void pushFull(PageRing ring, int n) {
@@ -103,7 +105,7 @@ class PageRingTest {
     void poolKeepsNoMoreThanItsLimit() {
         PagePool pool = new PagePool(2);
         for (int i = 0; i < 5; i++) {
-            pool.give(new byte[PageRing.PAGE_SIZE]);
+            pool.give(Page.of(new byte[PageRing.PAGE_SIZE]));
         }
         assertThat(pool.size()).isEqualTo(2);
         pool.setLimit(1);

@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * A file or socket descriptor that this module opened itself, to splice to or from a kernel pipe
- * ({@link Splice}).
+ * ({@link KernelSplice}).
  *
  * <p>Why not a {@link java.nio.channels.FileChannel} or {@link java.nio.channels.SocketChannel}: their
  * descriptors are not reachable through public APIs (only through {@code sun.nio.ch} internals or

@@ -19,7 +19,7 @@ import java.util.Objects;
  * <pre>{@code
  * KernelPipe p = KernelPipe.open();
  * KernelProcess ls = KernelProcess.command("ls", "-l").stdout(p.writer()).start();  // hands p.writer() over
- * try (KernelFile f = KernelFile.open(Path.of("ls.txt"), WRITE, CREATE, TRUNCATE_EXISTING)) { Splice.drain(p.reader(), f); }
+ * try (KernelFile f = KernelFile.open(Path.of("ls.txt"), WRITE, CREATE, TRUNCATE_EXISTING)) { KernelSplice.drain(p.reader(), f); }
  * int status = ls.waitFor();                                                         // as $? in a shell
  * }</pre>
  *

@@ -36,7 +36,7 @@ class DescriptorLeakTest {
                         throw new java.io.UncheckedIOException(e);
                     }
                 });
-                SpliceTest.awaitParked(t);
+                KernelSpliceTest.awaitParked(t);
                 p.writer().write(new byte[1]);
                 t.join();
             }
@@ -76,7 +76,7 @@ class DescriptorLeakTest {
                 throw new java.io.UncheckedIOException(e);
             }
         });
-        SpliceTest.awaitParked(t);
+        KernelSpliceTest.awaitParked(t);
         p.writer().write(new byte[1]);
         t.join();
         p.reader().close();

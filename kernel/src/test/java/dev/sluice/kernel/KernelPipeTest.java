@@ -153,7 +153,7 @@ class KernelPipeTest {
                 };
                 Thread t = kind.equals("virtual") ? Thread.ofVirtual().start(body) : Thread.ofPlatform().start(body);
                 if (i == 0) {
-                    SpliceTest.awaitParked(t);
+                    KernelSpliceTest.awaitParked(t);
                 }
             }
             // Close the read handles under the (possibly) blocked readers, then reuse the numbers at once.
@@ -204,7 +204,7 @@ class KernelPipeTest {
             }));
         }
         for (Thread t : readers) {
-            SpliceTest.awaitParked(t); // all parked at once: impossible if each pinned one of the few carriers
+            KernelSpliceTest.awaitParked(t); // all parked at once: impossible if each pinned one of the few carriers
         }
         for (KernelPipe p : pipes) {
             p.writer().write(new byte[] {1, 2});

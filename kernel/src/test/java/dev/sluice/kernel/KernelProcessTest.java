@@ -71,7 +71,7 @@ class KernelProcessTest {
         KernelProcess seq = KernelProcess.command("seq", "1", "200000").stdout(p.writer()).start();
         Path file = dir.resolve("seq.txt");
         try (KernelFile f = KernelFile.open(file, WRITE, CREATE, TRUNCATE_EXISTING)) {
-            Splice.drain(p.reader(), f);
+            KernelSplice.drain(p.reader(), f);
         }
         assertThat(seq.waitFor()).isZero();
         StringBuilder expected = new StringBuilder();

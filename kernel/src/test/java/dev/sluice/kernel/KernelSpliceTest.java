@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** splice, tee and vmsplice, with byte-exact checks of what arrived, and their bad input. */
-class SpliceTest {
+class KernelSpliceTest {
     @TempDir
     Path dir;
 
@@ -52,13 +52,13 @@ class SpliceTest {
         try (KernelFile in = KernelFile.open(src); KernelFile out = KernelFile.open(dst, WRITE, CREATE, TRUNCATE_EXISTING)) {
             long moved = 0;
             while (true) {
-                long n = Splice.splice(in, p.writer(), 1 << 16, EnumSet.of(Splice.Flag.MOVE));
+                long n = KernelSplice.splice(in, p.writer(), 1 << 16, EnumSet.of(KernelSplice.Flag.MOVE));
                 if (n == -1) {
                     break;
                 }
                 // Drain what the pipe holds into the file before the next pipe-full.
                 for (long left = n; left > 0; ) {
-                    left -= Splice.splice(p.reader(), out, left, EnumSet.of(Splice.Flag.MORE));
+                    left -= KernelSplice.splice(p.reader(), out, left, EnumSet.of(KernelSplice.Flag.MORE));
                 }
                 moved += n;
             }
@@ -75,16 +75,16 @@ class SpliceTest {
         Path src = Files.write(dir.resolve("src"), data);
         KernelPipe p = KernelPipe.open();
         try (KernelFile in = KernelFile.open(src)) {
-            assertThat(Splice.splice(in, 5000, p.writer(), 100, Set.of())).isEqualTo(100);
+            assertThat(KernelSplice.splice(in, 5000, p.writer(), 100, Set.of())).isEqualTo(100);
             assertThat(readExactly(p, 100)).isEqualTo(java.util.Arrays.copyOfRange(data, 5000, 5100));
-            assertThat(Splice.splice(in, p.writer(), 10, Set.of())).as("the position is still 0").isEqualTo(10);
+            assertThat(KernelSplice.splice(in, p.writer(), 10, Set.of())).as("the position is still 0").isEqualTo(10);
             assertThat(readExactly(p, 10)).isEqualTo(java.util.Arrays.copyOfRange(data, 0, 10));
-            assertThat(Splice.splice(in, 10_000, p.writer(), 10, Set.of())).as("at end of file").isEqualTo(-1);
+            assertThat(KernelSplice.splice(in, 10_000, p.writer(), 10, Set.of())).as("at end of file").isEqualTo(-1);
         }
         Path dst = Files.write(dir.resolve("dst"), new byte[20]);
         try (KernelFile out = KernelFile.open(dst, WRITE)) {
             p.writer().write(new byte[] {1, 2, 3});
-            assertThat(Splice.splice(p.reader(), out, 7, 3, Set.of())).isEqualTo(3);
+            assertThat(KernelSplice.splice(p.reader(), out, 7, 3, Set.of())).isEqualTo(3);
         }
         byte[] expected = new byte[20];
         expected[7] = 1;
@@ -108,7 +108,7 @@ class SpliceTest {
         });
         Path dst = dir.resolve("dst");
         try (KernelFile out = KernelFile.open(dst, WRITE, CREATE)) {
-            assertThat(Splice.drain(p.reader(), out)).isEqualTo(data.length);
+            assertThat(KernelSplice.drain(p.reader(), out)).isEqualTo(data.length);
         }
         producer.join();
         assertThat(Files.readAllBytes(dst)).isEqualTo(data);
@@ -121,26 +121,26 @@ class SpliceTest {
         KernelPipe c = KernelPipe.open();
         byte[] data = random(50_000, 4);
         a.writer().write(data);
-        assertThat(Splice.tee(a.reader(), c.writer(), 1 << 20, Set.of())).isEqualTo(data.length);
+        assertThat(KernelSplice.tee(a.reader(), c.writer(), 1 << 20, Set.of())).isEqualTo(data.length);
         assertThat(a.reader().available()).as("tee leaves the source as it was").isEqualTo(data.length);
-        assertThat(Splice.splice(a.reader(), b.writer(), 1 << 20, Set.of())).isEqualTo(data.length);
+        assertThat(KernelSplice.splice(a.reader(), b.writer(), 1 << 20, Set.of())).isEqualTo(data.length);
         assertThat(a.reader().available()).isZero();
         assertThat(readExactly(b, data.length)).isEqualTo(data);
         assertThat(readExactly(c, data.length)).isEqualTo(data);
         a.writer().close();
-        assertThat(Splice.splice(a.reader(), b.writer(), 10, Set.of())).as("end-of-stream").isEqualTo(-1);
-        assertThat(Splice.tee(a.reader(), c.writer(), 10, Set.of())).as("end-of-stream").isEqualTo(-1);
+        assertThat(KernelSplice.splice(a.reader(), b.writer(), 10, Set.of())).as("end-of-stream").isEqualTo(-1);
+        assertThat(KernelSplice.tee(a.reader(), c.writer(), 10, Set.of())).as("end-of-stream").isEqualTo(-1);
     }
 
     @Test
     void aBlockedSpliceWakesWhenDataArrivesAndNonblockingReturnsZero() throws Exception {
         KernelPipe a = KernelPipe.open();
         KernelPipe b = KernelPipe.open();
-        assertThat(Splice.splice(a.reader(), b.writer(), 10, EnumSet.of(Splice.Flag.NONBLOCK))).isZero();
+        assertThat(KernelSplice.splice(a.reader(), b.writer(), 10, EnumSet.of(KernelSplice.Flag.NONBLOCK))).isZero();
         var result = new java.util.concurrent.CompletableFuture<Long>();
         Thread t = Thread.ofVirtual().start(() -> {
             try {
-                result.complete(Splice.splice(a.reader(), b.writer(), 10, Set.of()));
+                result.complete(KernelSplice.splice(a.reader(), b.writer(), 10, Set.of()));
             } catch (Throwable e) {
                 result.completeExceptionally(e);
             }
@@ -165,7 +165,7 @@ class SpliceTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment page = arena.allocate(8192, 4096);
             page.fill((byte) 'A');
-            assertThat(Splice.vmsplice(page, p.writer(), Set.of())).isEqualTo(8192);
+            assertThat(KernelSplice.vmsplice(page, p.writer(), Set.of())).isEqualTo(8192);
             // The page-gift rule: the pipe references these pages; a change before the read is what is read.
             page.set(ValueLayout.JAVA_BYTE, 0, (byte) 'B');
             byte[] got = readExactly(p, 8192);
@@ -173,7 +173,7 @@ class SpliceTest {
             assertThat(got[1]).isEqualTo((byte) 'A');
             assertThat(got[8191]).isEqualTo((byte) 'A');
         }
-        assertThatThrownBy(() -> Splice.vmsplice(MemorySegment.ofArray(new byte[10]), p.writer(), Set.of()))
+        assertThatThrownBy(() -> KernelSplice.vmsplice(MemorySegment.ofArray(new byte[10]), p.writer(), Set.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("native");
     }
 
@@ -192,7 +192,7 @@ class SpliceTest {
         });
         Thread pump = Thread.ofVirtual().start(() -> {
             try {
-                Splice.drain(in.reader(), s[0]);
+                KernelSplice.drain(in.reader(), s[0]);
                 s[0].close(); // EOF for the other socket
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
@@ -200,7 +200,7 @@ class SpliceTest {
         });
         Thread back = Thread.ofVirtual().start(() -> {
             try (var w = out.writer()) {
-                while (Splice.splice(s[1], w, 1 << 16, Set.of()) != -1) {
+                while (KernelSplice.splice(s[1], w, 1 << 16, Set.of()) != -1) {
                     // keep moving
                 }
             } catch (IOException e) {
@@ -230,32 +230,32 @@ class SpliceTest {
         Path file = Files.write(dir.resolve("f"), new byte[] {1, 2, 3});
         try (KernelFile readOnly = KernelFile.open(file, READ)) {
             p.writer().write(new byte[] {9, 9});
-            assertThatThrownBy(() -> Splice.splice(p.reader(), readOnly, 2, Set.of()))
+            assertThatThrownBy(() -> KernelSplice.splice(p.reader(), readOnly, 2, Set.of()))
                     .as("a read-only file as the target").isInstanceOf(IOException.class).hasMessageContaining("EBADF");
             assertThat(p.reader().available()).as("nothing moved").isEqualTo(2);
-            assertThatThrownBy(() -> Splice.splice(p.reader(), p.writer(), 2, Set.of()))
+            assertThatThrownBy(() -> KernelSplice.splice(p.reader(), p.writer(), 2, Set.of()))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("itself");
-            assertThatThrownBy(() -> Splice.tee(p.reader(), p.writer(), 2, Set.of()))
+            assertThatThrownBy(() -> KernelSplice.tee(p.reader(), p.writer(), 2, Set.of()))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("itself");
-            assertThatThrownBy(() -> Splice.splice(p.reader(), q.writer(), -1, Set.of()))
+            assertThatThrownBy(() -> KernelSplice.splice(p.reader(), q.writer(), -1, Set.of()))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
-            assertThatThrownBy(() -> Splice.splice(readOnly, -5, q.writer(), 1, Set.of()))
+            assertThatThrownBy(() -> KernelSplice.splice(readOnly, -5, q.writer(), 1, Set.of()))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
-            assertThatThrownBy(() -> Splice.splice(p.reader(), q.writer(), 1, null))
+            assertThatThrownBy(() -> KernelSplice.splice(p.reader(), q.writer(), 1, null))
                     .isInstanceOf(NullPointerException.class).hasMessageContaining("flags");
-            assertThatThrownBy(() -> Splice.splice(Pipe.open().reader(), q.writer(), 1, Set.of()))
+            assertThatThrownBy(() -> KernelSplice.splice(Pipe.open().reader(), q.writer(), 1, Set.of()))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernel pipe");
             assertThat(p.reader().available()).as("nothing moved").isEqualTo(2);
 
             q.writer().close();
-            assertThatThrownBy(() -> Splice.splice(p.reader(), q.writer(), 2, Set.of()))
+            assertThatThrownBy(() -> KernelSplice.splice(p.reader(), q.writer(), 2, Set.of()))
                     .isInstanceOf(ClosedChannelException.class);
-            assertThatThrownBy(() -> Splice.splice(readOnly, q.writer(), 2, Set.of()))
+            assertThatThrownBy(() -> KernelSplice.splice(readOnly, q.writer(), 2, Set.of()))
                     .isInstanceOf(ClosedChannelException.class);
             q.reader().close();
             KernelPipe r = KernelPipe.open();
             r.reader().close();
-            assertThatThrownBy(() -> Splice.splice(p.reader(), r.writer(), 2, Set.of()))
+            assertThatThrownBy(() -> KernelSplice.splice(p.reader(), r.writer(), 2, Set.of()))
                     .isInstanceOf(BrokenPipeException.class);
             assertThat(p.reader().available()).as("nothing moved").isEqualTo(2);
             r.writer().close();

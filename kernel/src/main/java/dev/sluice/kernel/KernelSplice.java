@@ -20,7 +20,7 @@ import java.util.Set;
  *
  * <pre>{@code
  * try (KernelFile out = KernelFile.open(Path.of("out.bin"), WRITE, CREATE, TRUNCATE_EXISTING)) {
- *     long n = Splice.drain(pipe.reader(), out);            // pipe -> file until end-of-stream
+ *     long n = KernelSplice.drain(pipe.reader(), out);            // pipe -> file until end-of-stream
  * }
  * }</pre>
  *
@@ -38,8 +38,8 @@ import java.util.Set;
  * {@link BrokenPipeException}; other failures (a read-only file as the target: {@code EBADF}) an
  * {@link IOException} naming the errno. A failed call moves nothing.
  */
-public final class Splice {
-    private Splice() {
+public final class KernelSplice {
+    private KernelSplice() {
     }
 
     /** The {@code SPLICE_F_*} flags. */
@@ -61,7 +61,7 @@ public final class Splice {
     }
 
     private static int bits(Set<Flag> flags) {
-        Objects.requireNonNull(flags, "flags is null (use Set.of() or EnumSet.noneOf(Splice.Flag.class))");
+        Objects.requireNonNull(flags, "flags is null (use Set.of() or EnumSet.noneOf(KernelSplice.Flag.class))");
         int b = 0;
         for (Flag f : flags) {
             b |= f.bits;

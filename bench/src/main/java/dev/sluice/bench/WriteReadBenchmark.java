@@ -1,0 +1,69 @@
+package dev.sluice.bench;
+
+import dev.sluice.Pipe;
+import dev.sluice.PipeOptions;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The normal write and read path with no thread hand-off: one thread writes {@code size} bytes and reads them
+ * back. No waiting and no wake-ups, so it measures the copy, the ring and the page pool alone, and is far
+ * steadier than {@link ThroughputBenchmark} on a shared machine. Used to check that changes to the ring (such
+ * as reference-counted pages for splice and tee) do not slow the common path.
+ *
+ * <p>Run: {@code java -jar bench/target/benchmarks.jar WriteReadBenchmark -f 1 -wi 2 -i 3 -r 2s}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+public class WriteReadBenchmark {
+    @Param({"100", "4096", "65536"})
+    public int size;
+
+    private Pipe pipe;
+    private byte[] data;
+    private byte[] into;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        pipe = Pipe.open(PipeOptions.builder().capacity(128 * 1024).build());
+        data = new byte[size];
+        into = new byte[size];
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        pipe.writer().close();
+        pipe.reader().close();
+    }
+
+    @Benchmark
+    public int writeRead() throws IOException {
+        pipe.writer().write(data);
+        int got = 0;
+        while (got < size) {
+            int r = pipe.reader().read(into, got, size - got);
+            if (r <= 0) {
+                throw new IllegalStateException("read returned " + r);
+            }
+            got += r;
+        }
+        return got;
+    }
+}

@@ -1,0 +1,229 @@
+package dev.sluice.lab.report;
+
+import dev.sluice.lab.report.Results.Run;
+import dev.sluice.lab.report.Results.Summary;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The tables the kernel list prints: one row per case, one column per target, each cell
+ * {@code value[pct imp](CV)} with the improvement over the baseline column (positive = better, whichever
+ * the direction of the metric), and a context-switch table for the same cases.
+ */
+public final class Tables {
+    private Tables() {
+    }
+
+    /** Orders the targets: the baseline first, then in order of appearance. */
+    static List<String> columns(List<Run> runs, String baseline) {
+        Set<String> ids = new LinkedHashSet<>();
+        if (baseline != null && runs.stream().anyMatch(r -> r.target().equals(baseline))) {
+            ids.add(baseline);
+        }
+        runs.forEach(r -> ids.add(r.target()));
+        return new ArrayList<>(ids);
+    }
+
+    /** Rows: distinct case label and thread kind, in order of appearance. */
+    static List<String> rows(List<Run> runs) {
+        Set<String> rows = new LinkedHashSet<>();
+        runs.forEach(r -> rows.add(rowKey(r)));
+        return new ArrayList<>(rows);
+    }
+
+    static String rowKey(Run r) {
+        return r.caseLabel() + " " + r.threads();
+    }
+
+    /** Workloads in order of appearance. */
+    static Map<String, List<Run>> byWorkload(List<Run> runs) {
+        Map<String, List<Run>> m = new LinkedHashMap<>();
+        runs.forEach(r -> m.computeIfAbsent(r.workload(), k -> new ArrayList<>()).add(r));
+        return m;
+    }
+
+    static Run find(List<Run> runs, String row, String target) {
+        for (Run r : runs) {
+            if (rowKey(r).equals(row) && r.target().equals(target)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Improvement of {@code value} over {@code base} in percent, positive when better: for a time
+     * {@code (base - value) / base}, for a throughput {@code (value - base) / base}.
+     */
+    public static double improvement(double base, double value, boolean lowerIsBetter) {
+        return lowerIsBetter ? (base - value) / base * 100 : (value - base) / base * 100;
+    }
+
+    /** Four significant digits, no exponent for the usual range. */
+    public static String num(double v) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        double a = Math.abs(v);
+        if (a >= 10000) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        if (a >= 1000) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        if (a >= 100) {
+            return String.format(Locale.ROOT, "%.2f", v);
+        }
+        if (a >= 1 || a == 0) {
+            return String.format(Locale.ROOT, "%.3f", v);
+        }
+        return String.format(Locale.ROOT, "%.4g", v);
+    }
+
+    /** Counts with k/M suffixes: 1234567 -> 1.23M. */
+    public static String count(double v) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        if (v >= 1e6) {
+            return String.format(Locale.ROOT, "%.2fM", v / 1e6);
+        }
+        if (v >= 1e4) {
+            return String.format(Locale.ROOT, "%.1fk", v / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    /** The whole comparison: per workload, the metric table then the context-switch table. */
+    public static String compare(Results results) {
+        StringBuilder out = new StringBuilder();
+        String baseline = results.baseline();
+        Map<String, String> footnotes = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Run>> e : byWorkload(results.runs()).entrySet()) {
+            List<Run> runs = e.getValue();
+            Run first = runs.get(0);
+            List<String> cols = columns(runs, baseline);
+            List<String> rows = rows(runs);
+            String base = cols.contains(baseline) ? baseline : cols.get(0);
+            out.append(String.format("%n%s: %s (%s), %s; value[pct imp vs %s](CV), mean of %d reps%n", e.getKey(),
+                    first.metric(), first.unit(), first.lowerIsBetter() ? "lower is better" : "higher is better",
+                    base, results.reps()));
+            List<List<String>> table = new ArrayList<>();
+            List<String> header = new ArrayList<>();
+            header.add("case");
+            header.addAll(cols);
+            table.add(header);
+            for (String row : rows) {
+                List<String> line = new ArrayList<>();
+                line.add(row);
+                Run b = find(runs, row, base);
+                double bv = b != null && b.ok() ? mean(b, b.metric()) : Double.NaN;
+                for (String c : cols) {
+                    Run r = find(runs, row, c);
+                    line.add(cell(r, bv, footnotes));
+                }
+                table.add(line);
+            }
+            out.append(render(table));
+            out.append(String.format("%s: context switches per run, voluntary/involuntary (whole process)%n", e.getKey()));
+            List<List<String>> cs = new ArrayList<>();
+            cs.add(header);
+            for (String row : rows) {
+                List<String> line = new ArrayList<>();
+                line.add(row);
+                for (String c : cols) {
+                    Run r = find(runs, row, c);
+                    if (r == null) {
+                        line.add("");
+                    } else if (!r.ok()) {
+                        line.add(r.status());
+                    } else {
+                        line.add(count(mean(r, "voluntaryCs")) + "/" + count(mean(r, "involuntaryCs")));
+                    }
+                }
+                cs.add(line);
+            }
+            out.append(render(cs));
+            for (Run r : runs) {
+                if (r.ok() && r.summary().containsKey("counter.writerWakeups")) {
+                    out.append(String.format("  counters %s %s: waits r/w %s/%s, wake-ups to r/w %s/%s, found nothing %s, "
+                                    + "lock contended %s (mean per run)%n", rowKey(r).trim(), r.target(),
+                            count(mean(r, "counter.readerWaits")), count(mean(r, "counter.writerWaits")),
+                            count(mean(r, "counter.readerWakeups")), count(mean(r, "counter.writerWakeups")),
+                            count(mean(r, "counter.emptyWakeups")), count(mean(r, "counter.lockContended"))));
+                }
+            }
+            Set<String> notes = new LinkedHashSet<>();
+            runs.stream().filter(r -> r.ok() && r.note() != null).forEach(r -> notes.add(r.target() + ": " + r.note()));
+            notes.forEach(n -> out.append("  note ").append(n).append(System.lineSeparator()));
+        }
+        if (!footnotes.isEmpty()) {
+            out.append(System.lineSeparator());
+            footnotes.forEach((k, v) -> out.append(String.format("[%s] %s%n", v, k)));
+        }
+        return out.toString();
+    }
+
+    static double mean(Run r, String key) {
+        Summary s = r.summary().get(key);
+        return s == null ? Double.NaN : s.mean();
+    }
+
+    static double cv(Run r, String key) {
+        Summary s = r.summary().get(key);
+        return s == null ? Double.NaN : s.cv();
+    }
+
+    private static String cell(Run r, double base, Map<String, String> footnotes) {
+        if (r == null) {
+            return "";
+        }
+        if (!r.ok()) {
+            String key = r.target() + " " + r.status() + ": " + r.reason();
+            String mark = footnotes.computeIfAbsent(key, k -> Integer.toString(footnotes.size() + 1));
+            return r.status() + " [" + mark + "]";
+        }
+        double v = mean(r, r.metric());
+        String pct = Double.isNaN(base) ? "   -   " : String.format(Locale.ROOT, "%6.2f%%",
+                improvement(base, v, r.lowerIsBetter()));
+        return String.format(Locale.ROOT, "%s[%s](%4.1f%%)", num(v), pct, cv(r, r.metric()) * 100);
+    }
+
+    /** Left-aligns the first column and right-aligns the others. */
+    static String render(List<List<String>> table) {
+        int cols = table.get(0).size();
+        int[] w = new int[cols];
+        for (List<String> row : table) {
+            for (int i = 0; i < cols; i++) {
+                w[i] = Math.max(w[i], row.get(i).length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (List<String> row : table) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < cols; i++) {
+                String c = row.get(i);
+                if (i == 0) {
+                    line.append("  ").append(c).append(" ".repeat(w[i] - c.length()));
+                } else {
+                    line.append("  ").append(" ".repeat(w[i] - c.length())).append(c);
+                }
+            }
+            sb.append(line.toString().stripTrailing()).append(System.lineSeparator());
+        }
+        return sb.toString();
+    }
+
+    /** The machine facts, one line. */
+    public static String machine(Results r) {
+        StringBuilder sb = new StringBuilder("machine:");
+        r.machine().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v).append(';'));
+        return sb.toString();
+    }
+}

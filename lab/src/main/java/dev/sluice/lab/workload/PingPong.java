@@ -1,0 +1,125 @@
+package dev.sluice.lab.workload;
+
+import dev.sluice.lab.targets.PerfTarget;
+import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Target;
+import org.HdrHistogram.Histogram;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code perf bench sched pipe} / lmbench {@code lat_pipe}: two threads, two pipes, one message bouncing
+ * between them {@code loops} times. Every round trip is timed on its own, so the report has percentiles,
+ * not only perf's mean {@code usecs/op}.
+ *
+ * <p>Check: each round trip sends bytes that depend on its number and the echo must be exactly those bytes.
+ */
+final class PingPong implements Workload {
+    @Override
+    public String name() {
+        return "pingpong";
+    }
+
+    @Override
+    public String description() {
+        return "perf bench sched pipe / lmbench lat_pipe: one size-byte message bouncing between two threads over two "
+                + "pipes; µs per round trip (mean and percentiles), lower is better";
+    }
+
+    @Override
+    public List<Param> params() {
+        return List.of(
+                Param.of("loops", "round trips (perf bench sched pipe -l, default 1000000)", 1_000_000, 50_000),
+                Param.of("size", "bytes per message (lat_pipe: 1; perf: a 4-byte int)", 1, 1));
+    }
+
+    @Override
+    public Metric primary() {
+        return new Metric("us/op", "µs", true);
+    }
+
+    @Override
+    public boolean hasPerfEquivalent() {
+        return true;
+    }
+
+    @Override
+    public Optional<String> unsupported(Target target, Map<String, Long> p, ThreadKind threads) {
+        if (target instanceof PerfTarget) {
+            if (threads != ThreadKind.PLATFORM) {
+                return Optional.of("perf runs pthreads only");
+            }
+            if (p.get("size") > 4) {
+                return Optional.of("perf bench sched pipe sends a 4-byte int");
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Outcome run(Target target, Map<String, Long> p, ThreadKind threads) throws Exception {
+        int loops = Workloads.intParam(p, "loops");
+        int size = Workloads.intParam(p, "size");
+        if (loops < 1 || size < 1 || size > Patterns.MAX_CHUNK) {
+            throw new IllegalArgumentException("loops must be at least 1 and size between 1 and " + Patterns.MAX_CHUNK);
+        }
+        if (target instanceof PerfTarget) {
+            long nanos = Perf.pipe(loops);
+            Map<String, Double> m = new LinkedHashMap<>();
+            m.put("seconds", Workloads.seconds(nanos));
+            m.put("us/op", nanos / 1e3 / loops);
+            m.put("ops/s", loops / Workloads.seconds(nanos));
+            return new Outcome(nanos, 8L * loops, loops, m, Map.of(),
+                    "perf bench sched pipe -T: 4-byte ints, mean only");
+        }
+        PipeHandle ping = target.open(0, false);
+        PipeHandle pong = target.open(0, false);
+        List<PipeHandle> pipes = List.of(ping, pong);
+        // 1 ns .. 100 s, 3 significant digits
+        Histogram h = new Histogram(100_000_000_000L, 3);
+        try {
+            Crew crew = new Crew(threads, pipes);
+            crew.add(() -> {
+                byte[] got = new byte[size];
+                for (int i = 0; i < loops; i++) {
+                    int off = Patterns.offset(i);
+                    long t0 = System.nanoTime();
+                    ping.writeFully(Patterns.BYTES, off, size);
+                    if (!pong.readFully(got, 0, size)) {
+                        throw new CheckFailure("pingpong: end-of-stream at round trip " + i);
+                    }
+                    h.recordValue(Math.max(1, System.nanoTime() - t0));
+                    Patterns.check("pingpong round trip " + i, i, got, 0, size);
+                }
+                ping.closeWriter();
+            });
+            crew.add(() -> {
+                byte[] buf = new byte[size];
+                int n = 0;
+                while (ping.readFully(buf, 0, size)) {
+                    pong.writeFully(buf, 0, size);
+                    n++;
+                }
+                if (n != loops) {
+                    throw new CheckFailure("pingpong: echoed " + n + " messages, expected " + loops);
+                }
+            });
+            long nanos = crew.run();
+            Map<String, Double> m = new LinkedHashMap<>();
+            m.put("seconds", Workloads.seconds(nanos));
+            m.put("us/op", nanos / 1e3 / loops);
+            m.put("ops/s", loops / Workloads.seconds(nanos));
+            for (double q : new double[] {50, 90, 99, 99.9}) {
+                m.put("p" + (q == Math.floor(q) ? Long.toString((long) q) : Double.toString(q)) + " us",
+                        h.getValueAtPercentile(q) / 1e3);
+            }
+            m.put("max us", h.getMaxValue() / 1e3);
+            return new Outcome(nanos, 2L * size * loops, loops, m, Workloads.sumCounters(pipes), null);
+        } finally {
+            pipes.forEach(PipeHandle::close);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.sluice.lab.workload;
+
+import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Target;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Mateusz Guzik's {@code pipen} as the issue describes it (its source was not available): a writer and a
+ * reader on separate threads streaming through a default-sized pipe with writes of 4096, 32768 and 65536
+ * bytes; MB/s. The reader reads with a buffer of the write size. (The issue lists "32678"; taken as the
+ * power of two 32768.)
+ *
+ * <p>Check: every byte is compared with the position-dependent pattern the writer sends.
+ */
+final class Pipen implements Workload {
+    @Override
+    public String name() {
+        return "pipen";
+    }
+
+    @Override
+    public String description() {
+        return "Guzik's pipen: one writer and one reader thread streaming size-byte writes through a default pipe; "
+                + "MB/s, higher is better";
+    }
+
+    @Override
+    public List<Param> params() {
+        return List.of(
+                new Param("size", "bytes per write and per read (pipen: 4096, 32768, 65536)",
+                        List.of(4096L, 32768L, 65536L), List.of(4096L, 65536L)),
+                Param.of("bytes", "total bytes to move", 1L << 30, 128L << 20));
+    }
+
+    @Override
+    public Metric primary() {
+        return new Metric("MB/s", "MB/s", false);
+    }
+
+    @Override
+    public Outcome run(Target target, Map<String, Long> p, ThreadKind threads) throws Exception {
+        int size = Workloads.intParam(p, "size");
+        long total = p.get("bytes") / size * size;
+        if (size < 1 || size > Patterns.MAX_CHUNK || total < size) {
+            throw new IllegalArgumentException("size must be in 1.." + Patterns.MAX_CHUNK + " and bytes >= size");
+        }
+        PipeHandle pipe = target.open(0, false);
+        long[] got = new long[1];
+        try {
+            Crew crew = new Crew(threads, List.of(pipe));
+            crew.add(() -> {
+                for (long pos = 0; pos < total; pos += size) {
+                    pipe.writeFully(Patterns.BYTES, Patterns.offset(pos), size);
+                }
+                pipe.closeWriter();
+            });
+            crew.add(() -> {
+                byte[] buf = new byte[size];
+                long pos = 0;
+                for (int n; (n = pipe.read(buf, 0, size)) > 0; ) {
+                    Patterns.check("pipen", pos, buf, 0, n);
+                    pos += n;
+                }
+                got[0] = pos;
+            });
+            long nanos = crew.run();
+            if (got[0] != total) {
+                throw new CheckFailure("pipen: wrote " + total + " bytes, read " + got[0]);
+            }
+            Map<String, Double> m = new LinkedHashMap<>();
+            m.put("seconds", Workloads.seconds(nanos));
+            m.put("MB/s", Workloads.mbPerSecond(total, nanos));
+            return new Outcome(nanos, total, total / size, m, pipe.counters(), null);
+        } finally {
+            pipe.close();
+        }
+    }
+}

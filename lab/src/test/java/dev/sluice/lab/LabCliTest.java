@@ -1,0 +1,96 @@
+package dev.sluice.lab;
+
+import dev.sluice.lab.report.Results;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The command line: list, a tiny run, report, and bad arguments. */
+class LabCliTest {
+    record Outcome(int code, String out, String err) {
+    }
+
+    static Outcome lab(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Lab.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Outcome(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void listShowsWorkloadsParametersAndTargets() {
+        Outcome o = lab("list");
+        assertThat(o.code()).isZero();
+        assertThat(o.out()).contains("hackbench", "pingpong", "jobserver", "nonblock", "pipebench", "pipen", "tee",
+                "--groups", "--datasize", "jdk-piped", "okio", "nio", "kernel");
+        assertThat(o.out()).contains("n/a: kernel module not built yet");
+    }
+
+    @Test
+    void tinyRunWritesJsonAndHtmlAndReportReadsIt(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("r.json");
+        Path html = dir.resolve("r.html");
+        Outcome o = lab("run", "pipen", "--target", "sluice,nio,okio", "--size", "4096", "--bytes", "256k",
+                "--reps", "2", "--warmup", "0", "--quiet", "--json", json.toString(), "--html", html.toString());
+        assertThat(o.code()).as(o.err()).isZero();
+        assertThat(o.out()).contains("pipen: MB/s (MB/s), higher is better", "value[pct imp vs nio](CV)", "sluice", "okio");
+        Results r = Results.read(json);
+        assertThat(r.runs()).hasSize(3).allMatch(Results.Run::ok);
+        assertThat(r.runs().get(0).reps()).hasSize(2);
+        assertThat(Files.readString(html)).contains("<svg");
+
+        Path html2 = dir.resolve("again.html");
+        Outcome rep = lab("report", json.toString(), "--html", html2.toString());
+        assertThat(rep.code()).isZero();
+        assertThat(rep.out()).contains("pipen: MB/s");
+        assertThat(Files.exists(html2)).isTrue();
+    }
+
+    @Test
+    void compareQuickPrintsBothTablesAndNamesWhatCannotRun() {
+        Outcome o = lab("compare", "--quick", "--workload", "nonblock,jobserver", "--target", "sluice,nio,okio,kernel",
+                "--reps", "1", "--warmup", "0", "--quiet");
+        assertThat(o.code()).as(o.err()).isZero();
+        assertThat(o.out()).contains("nonblock: seconds (s), lower is better; value[pct imp vs nio](CV)",
+                "nonblock: context switches per run, voluntary/involuntary", "jobserver: seconds (s)",
+                "okio n/a: okio.Pipe has no nonblocking mode", "kernel n/a: kernel module not built yet",
+                "counters - platform sluice: waits r/w");
+        // the baseline column comes first and shows no improvement over itself
+        assertThat(o.out()).containsPattern("- platform +[0-9.]+\\[  0\\.00%\\]");
+    }
+
+    @Test
+    void policiesExpandIntoSluiceVariants() {
+        Outcome o = lab("run", "pingpong", "--loops", "200", "--policy", "half-empty,full-and-freed", "--lock", "spin",
+                "--reps", "1", "--warmup", "0", "--quiet", "--threads", "virtual");
+        assertThat(o.code()).as(o.err()).isZero();
+        assertThat(o.out()).contains("sluice[half-empty,spin]", "sluice[spin]", "virtual");
+    }
+
+    @Test
+    void badArgumentsGiveAMessageAndNonZeroExitWithoutStackTrace() {
+        assertBad(lab("run", "nosuch"), "unknown workload 'nosuch'");
+        assertBad(lab("run", "hackbench", "--grops", "2"), "unknown option --grops for hackbench");
+        assertBad(lab("run", "hackbench", "--groups", "two"), "--groups needs a non-negative number");
+        assertBad(lab("run", "pipen", "--target", "pipe9"), "unknown target 'pipe9'");
+        assertBad(lab("run", "pipen", "--policy", "sometimes"), "no wake policy named 'sometimes'");
+        assertBad(lab("run", "pipen", "--threads", "green"), "threads must be platform or virtual");
+        assertBad(lab("run", "pipen", "--reps", "0"), "reps must be at least 1");
+        assertBad(lab("compare", "--baseline", "nope"), "baseline 'nope' is not one of the targets");
+        assertBad(lab("frobnicate"), "Unmatched argument");
+        Outcome missing = lab("report", "/nonexistent/r.json");
+        assertThat(missing.code()).isNotZero();
+        assertThat(missing.err()).contains("lab:").doesNotContain("\tat ");
+    }
+
+    private static void assertBad(Outcome o, String message) {
+        assertThat(o.code()).as(o.err()).isEqualTo(Lab.USAGE);
+        assertThat(o.err()).contains(message).doesNotContain("\tat ").doesNotContain("Exception");
+    }
+}
