@@ -120,6 +120,13 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                     if (done >= total || nonBlocking) {
                         return done;
                     }
+                    if (r == 0) {
+                        continue;
+                    }
+                    // A nonblocking write stores all that fits, so a partial count means the pipe is full
+                    // now: wait at once instead of a retry that would only return EAGAIN. (The wait polls
+                    // once before parking, so room made meanwhile, or a broken pipe, is not missed.)
+                    deadline = await(deadline, done, "write to a full pipe");
                     continue;
                 }
                 if (r == -LibC.EPIPE) {
