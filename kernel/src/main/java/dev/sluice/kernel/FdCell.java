@@ -215,6 +215,17 @@ final class FdCell {
         }
     }
 
+    /** Unparks the first queued thread, if any. @return whether there was one */
+    boolean unparkOne() {
+        for (Object w : waiters) {
+            if (w instanceof Thread t) {
+                LockSupport.unpark(t);
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return whether readiness futures are queued (a racy hint) */
     boolean hasFutures() {
         for (Object w : waiters) {

@@ -163,6 +163,7 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
         }
         pipe.countWait(this); // once per wait, however many wake-ups it takes, as the in-process pipe counts
         pipe.parked(this, 1); // before the recheck below: see KernelPipe#wakeParked for the pairing
+        boolean parked = true;
         try {
             for (;;) {
                 boolean viaPoller = pipe.exported;
@@ -173,14 +174,25 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
                     cell.park(timeout > 0 ? deadline : 0, cell.waitEvents, () -> pipe.exported || readyNow());
                 }
                 // A wake-up that finds nothing to do (a stale unpark, another thread was first) waits on.
+                if (viaPoller != pipe.exported || readyNow()) {
+                    break;
+                }
                 if (cell.isClosed() || Thread.currentThread().isInterrupted()
-                        || (timeout > 0 && System.nanoTime() - deadline >= 0)
-                        || viaPoller != pipe.exported || readyNow()) {
+                        || (timeout > 0 && System.nanoTime() - deadline >= 0)) {
+                    // Leaving without using a wake-up that may have been meant for this thread (one
+                    // waiter is woken per change): if the pipe is ready, hand it to the next waiter.
+                    pipe.parked(this, -1);
+                    parked = false;
+                    if (pipe.parkedOn(getClass()) > 0) {
+                        pipe.passBaton(this, pollEvents(), getClass()); // the caller's use keeps the fd valid
+                    }
                     break;
                 }
             }
         } finally {
-            pipe.parked(this, -1);
+            if (parked) {
+                pipe.parked(this, -1);
+            }
         }
         return deadline;
     }

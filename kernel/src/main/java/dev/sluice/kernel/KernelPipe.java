@@ -35,8 +35,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Descriptors.</b> {@code pipe2} is always called with {@code O_CLOEXEC} (nothing leaks into child
  * processes unless handed over explicitly, see {@link KernelProcess}) and {@code O_NONBLOCK}: a handle's
  * blocking mode is a Java-side flag, and a blocking call that finds the pipe empty or full parks. It is
- * unparked by this JVM's next read, write, close or resize of the pipe ({@link #stored()},
- * {@link #consumed()}), and, once the pipe is shared with a child process, also by the JVM-wide
+ * unparked by this JVM's next read, write, close or resize of the pipe ({@link #stored},
+ * {@link #consumed}), and, once the pipe is shared with a child process, also by the JVM-wide
  * {@link Poller} thread when epoll reports the descriptor ready. So a blocked caller can be interrupted,
  * can time out, is woken by {@code close()}, and a virtual thread does not pin its carrier. Every handle owns one
  * descriptor; {@code dup()} makes a new one. See {@link FdCell} for how a closed descriptor number is kept
@@ -231,21 +231,52 @@ public final class KernelPipe implements Pipe {
      * writers and completes due readiness futures. Called per system call, not per Java call: a blocking
      * write that waits halfway must have woken the readers for what it stored before it waits.
      */
-    void consumed() {
+    void consumed(KernelEnd by) {
         VarHandle.fullFence(); // the system call's effect, then the load of the count: see wakeParked
         if (parkedWriters.get() > 0) {
-            wakeParked(KernelWriteEnd.class);
+            wakeOne(KernelWriteEnd.class);
+        }
+        if (parkedReaders.get() > 0) {
+            passBaton(by, LibC.POLLIN, KernelReadEnd.class);
         }
         stateChanged();
     }
 
-    /** As {@link #consumed()}, after every system call of this JVM that put bytes into the pipe. */
-    void stored() {
+    /** As {@link #consumed}, after every system call of this JVM that put bytes into the pipe. */
+    void stored(KernelEnd by) {
         VarHandle.fullFence();
         if (parkedReaders.get() > 0) {
-            wakeParked(KernelReadEnd.class);
+            wakeOne(KernelReadEnd.class);
+        }
+        if (parkedWriters.get() > 0) {
+            passBaton(by, LibC.POLLOUT, KernelWriteEnd.class);
         }
         stateChanged();
+    }
+
+    /**
+     * Linux's {@code wake_next_reader} / {@code wake_next_writer}: wake-ups are exclusive (one waiter per
+     * change, not the herd), so a thread that leaves data (or room) behind for others of its side, while
+     * some of them are parked, wakes the next one. {@code by} is the end just used (a use is held).
+     */
+    void passBaton(KernelEnd by, short event, Class<? extends KernelEnd> side) {
+        int rev = LibC.pollNow(by.fd(), event);
+        if (rev < 0 || (rev & (event | LibC.POLLHUP | LibC.POLLERR)) != 0) {
+            wakeOne(side);
+        }
+    }
+
+    /** @return threads of this JVM parked on the given side */
+    int parkedOn(Class<? extends KernelEnd> side) {
+        return (side == KernelReadEnd.class ? parkedReaders : parkedWriters).get();
+    }
+
+    private void wakeOne(Class<? extends KernelEnd> side) {
+        for (KernelEnd e : open) {
+            if (side.isInstance(e) && e.cell.unparkOne()) {
+                return;
+            }
+        }
     }
 
     /**
@@ -286,10 +317,9 @@ public final class KernelPipe implements Pipe {
     }
 
     /**
-     * A shortcut past the poller for changes made in this JVM, as {@code pipe_write} wakes readers itself:
-     * after a write stored bytes, the writer unparks this JVM's readers parked on the pipe (after a read,
-     * the writers), instead of waiting for epoll to wake the poller thread which would then unpark them,
-     * one context switch later. The poller still wakes them for changes made by other processes; a
+     * Wakes every thread of this JVM parked on one side (a close, a resize, an export). Ordinary reads and
+     * writes wake one thread instead ({@link #stored}, {@link #consumed}), as {@code pipe_write} wakes one
+     * exclusive reader, without waiting for epoll to wake the poller thread, one context switch later. The poller still wakes them for changes made by other processes; a
      * waiter woken twice just retries.
      *
      * <p>No wake-up is lost without the poller either (a pipe not {@link #exported}): a waiter increments

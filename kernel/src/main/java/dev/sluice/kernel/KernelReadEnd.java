@@ -98,7 +98,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
                 long r = attempt.getAsLong();
                 if (r > 0) {
                     got = r;
-                    pipe.consumed();
+                    pipe.consumed(this);
                     return r;
                 }
                 if (r == 0) {

@@ -248,7 +248,7 @@ public final class KernelSplice {
                 long r = LibC.vmsplice(out.fd(), iov, 1, f);
                 if (r > 0) {
                     done += r;
-                    out.pipe.stored();
+                    out.pipe.stored(out);
                     continue;
                 }
                 if (r == -LibC.EPIPE) {
@@ -355,7 +355,7 @@ public final class KernelSplice {
                     long r = LibC.splice(in.fd(), MemorySegment.NULL, to.cell.fd, off, len, flags);
                     if (r > 0) {
                         in.pipe.countRead(r);
-                        in.pipe.consumed();
+                        in.pipe.consumed(in);
                         return r;
                     }
                     if (r == 0) {
@@ -404,7 +404,7 @@ public final class KernelSplice {
                     long r = LibC.splice(from.cell.fd, off, out.fd(), MemorySegment.NULL, len, flags);
                     if (r > 0) {
                         moved = r;
-                        out.pipe.stored();
+                        out.pipe.stored(out);
                         return r;
                     }
                     if (r == 0) {
@@ -455,9 +455,9 @@ public final class KernelSplice {
                         moved = r;
                         if (!tee) {
                             in.pipe.countRead(r);
-                            in.pipe.consumed();
+                            in.pipe.consumed(in);
                         }
-                        out.pipe.stored();
+                        out.pipe.stored(out);
                         return r;
                     }
                     if (r == 0) {

@@ -114,7 +114,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                 count |= r != -LibC.EPIPE || deadline != 0 || done != 0;
                 if (r >= 0) {
                     if (r > 0) {
-                        pipe.stored(); // before any wait below: readers must not wait for our return
+                        pipe.stored(this); // before any wait below: readers must not wait for our return
                     }
                     done += r;
                     if (done >= total || nonBlocking) {
