@@ -93,6 +93,17 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
         }
     }
 
+    /**
+     * Wake-ups are exclusive (one waiter per change), so a thread that leaves without using one it may
+     * have been given (its handle was closed) hands a ready pipe on to the next parked thread of its side.
+     * The caller holds a use, which keeps the descriptor valid.
+     */
+    void handOnIfReady() {
+        if (pipe.parkedOn(getClass()) > 0) {
+            pipe.passBaton(this, pollEvents(), getClass());
+        }
+    }
+
     /** @return whether a call would not find the pipe empty (read end) or full (write end) now */
     private boolean readyNow() {
         int rev = LibC.pollNow(cell.fd, pollEvents());
@@ -173,20 +184,16 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
                     // Recheck after queueing: ready now, or exported meanwhile (then retry, and arm epoll).
                     cell.park(timeout > 0 ? deadline : 0, cell.waitEvents, () -> pipe.exported || readyNow());
                 }
-                // A wake-up that finds nothing to do (a stale unpark, another thread was first) waits on.
-                if (viaPoller != pipe.exported || readyNow()) {
-                    break;
-                }
-                if (cell.isClosed() || Thread.currentThread().isInterrupted()
-                        || (timeout > 0 && System.nanoTime() - deadline >= 0)) {
-                    // Leaving without using a wake-up that may have been meant for this thread (one
-                    // waiter is woken per change): if the pipe is ready, hand it to the next waiter.
+                if (cell.isClosed()) {
                     pipe.parked(this, -1);
                     parked = false;
-                    if (pipe.parkedOn(getClass()) > 0) {
-                        pipe.passBaton(this, pollEvents(), getClass()); // the caller's use keeps the fd valid
-                    }
+                    handOnIfReady(); // the caller's loop throws without using the wake-up this may have had
                     break;
+                }
+                // A wake-up that finds nothing to do (a stale unpark, another thread was first) waits on.
+                if (viaPoller != pipe.exported || readyNow() || Thread.currentThread().isInterrupted()
+                        || (timeout > 0 && System.nanoTime() - deadline >= 0)) {
+                    break; // ready: the caller retries (and passes the baton if it leaves some behind)
                 }
             }
         } finally {

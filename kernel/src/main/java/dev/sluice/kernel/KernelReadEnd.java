@@ -92,6 +92,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
             long deadline = 0;
             for (;;) {
                 if (cell.isClosed()) {
+                    handOnIfReady();
                     throw new AsynchronousCloseException(); // closed by another thread during this call
                 }
                 count = true;

@@ -238,6 +238,7 @@ public final class KernelSplice {
             long deadline = 0;
             while (done < total) {
                 if (out.cell.isClosed()) {
+                    out.handOnIfReady();
                     if (done == 0) {
                         throw new AsynchronousCloseException();
                     }
@@ -490,6 +491,7 @@ public final class KernelSplice {
 
     private static void closedCheck(KernelEnd e) throws AsynchronousCloseException {
         if (e.cell.isClosed()) {
+            e.handOnIfReady(); // a wake-up meant for this call must reach another waiter
             throw new AsynchronousCloseException();
         }
     }

@@ -105,6 +105,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                 if (cell.isClosed()) {
                     // Closed by another thread during this call: the close came first, so store nothing more,
                     // and report what was stored (the partial count must not be lost in an exception).
+                    handOnIfReady();
                     if (done == 0) {
                         throw new AsynchronousCloseException();
                     }
