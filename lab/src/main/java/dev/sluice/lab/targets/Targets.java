@@ -2,13 +2,21 @@ package dev.sluice.lab.targets;
 
 import dev.sluice.Pipe;
 import dev.sluice.PipeOptions;
+import dev.sluice.ReadEnd;
+import dev.sluice.WriteEnd;
+import dev.sluice.kernel.KernelFile;
+import dev.sluice.kernel.KernelPipe;
+import dev.sluice.kernel.KernelSplice;
 import dev.sluice.policy.LockStrategy;
 import dev.sluice.policy.WaitDiscipline;
 import dev.sluice.policy.WakePolicy;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,39 +33,53 @@ public final class Targets {
     static final Caps KERNEL_CAPS = new Caps(true, true, true, false, null, null);
 
     /**
-     * The kernel pipe of the FFM module (issue 4), {@code dev.sluice.kernel.KernelPipe}, which implements
-     * Sluice's {@link dev.sluice.Pipe} API. It is looked up by name so the lab builds and runs before that
-     * module exists: put {@code sluice-kernel} on the lab's class path (a dependency in {@code lab/pom.xml})
-     * and this target runs; until then it is "n/a" with the reason.
+     * Linux kernel pipes through the FFM module ({@link KernelPipe}), which implements Sluice's
+     * {@link dev.sluice.Pipe} API, with the kernel's own {@code tee(2)} and a {@code splice(2)} to
+     * {@code /dev/null} for the tee workload. Off Linux it is "n/a" with the module's reason.
      */
     public static Target kernel() {
-        java.lang.reflect.Method open;
         try {
-            Class<?> c = Class.forName("dev.sluice.kernel.KernelPipe");
-            open = c.getMethod("open", PipeOptions.class);
-        } catch (ClassNotFoundException e) {
-            return new UnavailableTarget("kernel", "kernel module not built yet");
-        } catch (NoSuchMethodException | LinkageError e) {
-            return new UnavailableTarget("kernel", "dev.sluice.kernel.KernelPipe has no open(PipeOptions): " + e);
+            KernelPipe probe = KernelPipe.open();
+            probe.reader().close();
+            probe.writer().close();
+        } catch (UnsupportedOperationException | IOException | LinkageError e) {
+            return new UnavailableTarget("kernel", "kernel pipes cannot be opened here: " + e.getMessage());
         }
         return new PipeApiTarget("kernel", "kernel", Map.of(), KERNEL_CAPS, (capacity, nonBlocking) -> {
             PipeOptions.Builder b = PipeOptions.builder().nonBlocking(nonBlocking);
             if (capacity > 0) {
                 b.maxCapacity(Math.max(capacity, PipeOptions.DEFAULT_MAX_CAPACITY)).capacity(capacity);
             }
-            try {
-                return (Pipe) open.invoke(null, b.build());
-            } catch (java.lang.reflect.InvocationTargetException e) {
-                Throwable t = e.getCause();
-                if (t instanceof IOException io) {
-                    throw io;
-                }
-                throw new IOException("kernel pipe: " + t, t);
-            } catch (IllegalAccessException e) {
-                throw new IOException("kernel pipe: " + e, e);
-            }
-        });
+            return KernelPipe.open(b.build());
+        }, KERNEL_ZERO_COPY);
     }
+
+    /** tee(2) between kernel pipes, and splice(2) into /dev/null opened once for the whole lab run. */
+    private static final PipeApiTarget.ZeroCopyCalls KERNEL_ZERO_COPY = new PipeApiTarget.ZeroCopyCalls() {
+        private KernelFile devNull;
+
+        private synchronized KernelFile devNull() throws IOException {
+            if (devNull == null) {
+                devNull = KernelFile.open(Path.of("/dev/null"), StandardOpenOption.WRITE);
+            }
+            return devNull;
+        }
+
+        @Override
+        public long tee(ReadEnd from, WriteEnd to, long max) throws IOException {
+            return KernelSplice.tee(from, to, max, EnumSet.noneOf(KernelSplice.Flag.class));
+        }
+
+        @Override
+        public long discard(ReadEnd from, long max) throws IOException {
+            return KernelSplice.splice(from, devNull(), max, EnumSet.of(KernelSplice.Flag.MOVE));
+        }
+
+        @Override
+        public String how() {
+            return "zero-copy: tee(2), then splice(2) to /dev/null";
+        }
+    };
 
     public static String describe(String family) {
         return switch (family) {

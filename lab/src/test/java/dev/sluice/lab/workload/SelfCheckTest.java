@@ -4,6 +4,7 @@ import dev.sluice.lab.targets.JdkPipedTarget;
 import dev.sluice.lab.targets.NioTarget;
 import dev.sluice.lab.targets.OkioTarget;
 import dev.sluice.lab.targets.SluiceTarget;
+import dev.sluice.lab.targets.Targets;
 import dev.sluice.lab.targets.Target;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -39,7 +40,7 @@ class SelfCheckTest {
     }
 
     static List<Target> targets() {
-        return List.of(SluiceTarget.defaults(), new NioTarget(), new OkioTarget(), new JdkPipedTarget());
+        return List.of(SluiceTarget.defaults(), Targets.kernel(), new NioTarget(), new OkioTarget(), new JdkPipedTarget());
     }
 
     static Stream<Arguments> cases() {
@@ -71,6 +72,21 @@ class SelfCheckTest {
         if (target.family().equals("sluice")) {
             assertThat(o.counters()).containsKeys("readerWakeups", "writerWakeups", "emptyWakeups");
         }
+    }
+
+    /** stress-ng's tee makes tee and splice calls; the lab does too wherever the pipe has them, and says so. */
+    @ParameterizedTest(name = "tee on {0}")
+    @MethodSource("teeTargets")
+    void teeUsesTheTargetsOwnTeeWhereItHasOne(Target target, String expectedNote) throws Exception {
+        Outcome o = Workloads.byName("tee").run(target, tiny("tee"), ThreadKind.PLATFORM);
+        assertThat(o.note()).startsWith(expectedNote);
+        assertThat(o.metrics().get("records/s")).isPositive();
+    }
+
+    static Stream<Arguments> teeTargets() {
+        return Stream.of(Arguments.of(SluiceTarget.defaults(), "zero-copy: Splice.tee"),
+                Arguments.of(Targets.kernel(), "zero-copy: tee(2)"),
+                Arguments.of(new NioTarget(), "plain-copy fallback"));
     }
 
     @ParameterizedTest(name = "matrix writers={0} readers={1} on {2}")
