@@ -43,8 +43,8 @@ final class PipeCore extends PipePadAfter {
     private final PipeLock lock;
     private final PageRing ring;
     private final PagePool pool;
-    private final WaitQueue rdWait = new WaitQueue();
-    private final WaitQueue wrWait = new WaitQueue();
+    private final WaitQueue rdWait;
+    private final WaitQueue wrWait;
     private final WakePolicy wakePolicy;
     private final ReaderWakePolicy readerWakePolicy;
     private final boolean exclusive;
@@ -87,6 +87,8 @@ final class PipeCore extends PipePadAfter {
         this.readerWakePolicy = options.readerWakePolicy();
         this.exclusive = options.waitDiscipline() == WaitDiscipline.EXCLUSIVE;
         this.spinNanos = options.spinBeforeParkNanos();
+        this.rdWait = new WaitQueue(options.spinPolicy());
+        this.wrWait = new WaitQueue(options.spinPolicy());
         int slots = options.capacity() / PAGE;
         if (accounting != null) {
             slots = accounting.chargeOpen(slots);

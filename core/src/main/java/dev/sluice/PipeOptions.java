@@ -2,6 +2,7 @@ package dev.sluice;
 
 import dev.sluice.policy.LockStrategy;
 import dev.sluice.policy.ReaderWakePolicy;
+import dev.sluice.policy.SpinPolicy;
 import dev.sluice.policy.WaitDiscipline;
 import dev.sluice.policy.WakePolicy;
 import dev.sluice.ring.PageRing;
@@ -24,8 +25,8 @@ import java.util.Objects;
  *
  * <p>The policy defaults can be changed for a whole JVM, without touching code, with system properties read
  * once when this class is first used: {@code sluice.wakePolicy} (for example {@code adaptive}),
- * {@code sluice.readerWakePolicy}, {@code sluice.waitDiscipline}, {@code sluice.lockStrategy} (the names are
- * the constants' aliases) and {@code sluice.spinBeforePark} (such as {@code 0}, {@code 500ns}, {@code 20us},
+ * {@code sluice.readerWakePolicy}, {@code sluice.waitDiscipline}, {@code sluice.lockStrategy},
+ * {@code sluice.spinPolicy} (the names are the constants' aliases) and {@code sluice.spinBeforePark} (such as {@code 0}, {@code 500ns}, {@code 20us},
  * {@code 1ms}). Options set on a builder still win. That is how the test suite runs under every policy, and
  * how an application can be measured under each without a rebuild.
  */
@@ -52,6 +53,8 @@ public final class PipeOptions {
      * exchanges and bulk transfers between platform threads, not a default.
      */
     public static final Duration DEFAULT_SPIN_BEFORE_PARK = Duration.ZERO;
+    /** The default {@link Builder#spinPolicy}. */
+    public static final SpinPolicy DEFAULT_SPIN_POLICY = SpinPolicy.FIXED;
     /** The longest {@link Builder#spinBeforePark} accepted: longer spins are a busy loop, not a pause. */
     public static final Duration MAX_SPIN_BEFORE_PARK = Duration.ofMillis(1);
 
@@ -70,6 +73,7 @@ public final class PipeOptions {
     private final WaitDiscipline waitDiscipline;
     private final LockStrategy lockStrategy;
     private final long spinBeforeParkNanos;
+    private final SpinPolicy spinPolicy;
 
     private PipeOptions(Builder b) {
         this.maxCapacity = InProcessPipe.roundCapacity(b.maxCapacity, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
@@ -90,6 +94,7 @@ public final class PipeOptions {
         this.waitDiscipline = b.waitDiscipline;
         this.lockStrategy = b.lockStrategy;
         this.spinBeforeParkNanos = b.spinBeforeParkNanos;
+        this.spinPolicy = b.spinPolicy;
     }
 
     /** @return a 64 KiB blocking pipe without timestamps or accounting */
@@ -118,6 +123,7 @@ public final class PipeOptions {
         b.waitDiscipline = waitDiscipline;
         b.lockStrategy = lockStrategy;
         b.spinBeforeParkNanos = spinBeforeParkNanos;
+        b.spinPolicy = spinPolicy;
         return b;
     }
 
@@ -190,6 +196,11 @@ public final class PipeOptions {
         return spinBeforeParkNanos;
     }
 
+    /** @return how much of {@link #spinBeforePark()} a waiting thread spins: all of it, or a learnt part */
+    public SpinPolicy spinPolicy() {
+        return spinPolicy;
+    }
+
     @Override
     public String toString() {
         return "PipeOptions[capacity=" + capacity + ", maxCapacity=" + maxCapacity + ", packetMode=" + packetMode
@@ -197,7 +208,7 @@ public final class PipeOptions {
                 + ", timestamps=" + timestamps + ", poolPages=" + (poolPages < 0 ? "ring" : poolPages)
                 + ", accounting=" + accounting + ", wakePolicy=" + wakePolicy + ", readerWakePolicy="
                 + readerWakePolicy + ", waitDiscipline=" + waitDiscipline + ", lockStrategy=" + lockStrategy
-                + ", spinBeforePark=" + spinBeforeParkNanos + "ns]";
+                + ", spinBeforePark=" + spinBeforeParkNanos + "ns, spinPolicy=" + spinPolicy + "]";
     }
 
     /** Builds {@link PipeOptions}; every setter validates its argument at once. */
@@ -215,6 +226,7 @@ public final class PipeOptions {
         private WaitDiscipline waitDiscipline = SystemDefaults.WAIT_DISCIPLINE;
         private LockStrategy lockStrategy = SystemDefaults.LOCK_STRATEGY;
         private long spinBeforeParkNanos = SystemDefaults.SPIN_BEFORE_PARK_NANOS;
+        private SpinPolicy spinPolicy = SystemDefaults.SPIN_POLICY;
 
         private Builder() {
         }
@@ -399,6 +411,19 @@ public final class PipeOptions {
         }
 
         /**
+         * How much of {@link #spinBeforePark} a waiting thread spins: all of it every time
+         * ({@link SpinPolicy#FIXED}), or a spin each side of the pipe learns from its own waits
+         * ({@link SpinPolicy#ADAPTIVE}). See {@link #DEFAULT_SPIN_POLICY}.
+         *
+         * @param policy the rule
+         * @return this builder
+         */
+        public Builder spinPolicy(SpinPolicy policy) {
+            this.spinPolicy = Objects.requireNonNull(policy, "spin policy is null");
+            return this;
+        }
+
+        /**
          * @return the options
          * @throws IllegalArgumentException if the capacity exceeds the maximum capacity
          */
@@ -420,14 +445,14 @@ public final class PipeOptions {
                 && poolPages == p.poolPages && Objects.equals(accounting, p.accounting)
                 && wakePolicy == p.wakePolicy && readerWakePolicy == p.readerWakePolicy
                 && waitDiscipline == p.waitDiscipline && lockStrategy == p.lockStrategy
-                && spinBeforeParkNanos == p.spinBeforeParkNanos;
+                && spinBeforeParkNanos == p.spinBeforeParkNanos && spinPolicy == p.spinPolicy;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(capacity, maxCapacity, packetMode, nonBlockingRead, nonBlockingWrite, timestamps,
                 poolPages, accounting, wakePolicy, readerWakePolicy, waitDiscipline, lockStrategy,
-                spinBeforeParkNanos);
+                spinBeforeParkNanos, spinPolicy);
     }
 
     /** The policy defaults, from system properties where set; see the class documentation. */
@@ -441,6 +466,7 @@ public final class PipeOptions {
         static final LockStrategy LOCK_STRATEGY =
                 parse("sluice.lockStrategy", LockStrategy.class, DEFAULT_LOCK_STRATEGY);
         static final long SPIN_BEFORE_PARK_NANOS = parseSpin(System.getProperty("sluice.spinBeforePark"));
+        static final SpinPolicy SPIN_POLICY = parse("sluice.spinPolicy", SpinPolicy.class, DEFAULT_SPIN_POLICY);
 
         private SystemDefaults() {
         }

@@ -1,0 +1,113 @@
+package dev.sluice.sync;
+
+import dev.sluice.policy.SpinPolicy;
+
+/**
+ * How long the next waiter of one {@link WaitQueue} spins before it parks ({@link SpinPolicy}).
+ *
+ * <p>{@link SpinPolicy#FIXED}: always the longest spin it is given. {@link SpinPolicy#ADAPTIVE}:
+ * <ul>
+ *   <li>a spin is only tried while spinning works on this queue: a spin that runs out makes the next
+ *       waits park at once, 1 after the first failure in a row, then 2, 4, ... up to {@link #MAX_SKIP}; a
+ *       spin that sees its condition come true makes every wait spin again. So a side whose partner is
+ *       running and about to act keeps spinning (a ping-pong), and a side that spins in vain (a writer of
+ *       small chunks waiting for a reader to drain a full pipe, or any waiter on a machine with more
+ *       runnable threads than cores) soon spins on one wait in {@value #MAX_SKIP} at most;</li>
+ *   <li>a spin lasts no longer than a wake-up has been costing on this queue: the time from a waker's
+ *       unpark to the woken thread running, a moving average ({@link #woke(long)}), capped by the longest
+ *       spin. Spinning no longer than blocking would cost is the classic 2-competitive rule (Karlin, Li,
+ *       Manasse and Owicki, 1991): on an idle machine a wake-up pays the CPU's idle exit, tens of
+ *       microseconds, and a long spin pays off; where wake-ups are cheap, spins are short;</li>
+ *   <li>virtual threads never spin: one parks by unmounting, and a spinning one only holds a carrier that
+ *       the other side may need.</li>
+ * </ul>
+ *
+ * <p>The learnt values are plain fields: several waiters of one queue may race on them, and a lost update
+ * only nudges the budget, which the next wait corrects; nobody ever blocks on them.
+ */
+public final class SpinBudget {
+    /** The most waits that park at once after failed spins before a spin is tried again. */
+    public static final int MAX_SKIP = 64;
+    /** Weight of a new wake-up cost in the moving average: 1/2^this. */
+    static final int COST_SHIFT = 2;
+
+    private final boolean adaptive;
+    /** Waits left that park without spinning. */
+    private int skip;
+    /** What {@link #skip} is set to after the next failed spin, doubled by each failure in a row. */
+    private int penalty = 1;
+    /** Moving average of the wake-up cost in nanoseconds; -1 until the first wake-up is measured. */
+    private long wakeCost = -1;
+
+    /** @param policy fixed or adaptive */
+    public SpinBudget(SpinPolicy policy) {
+        this.adaptive = policy == SpinPolicy.ADAPTIVE;
+    }
+
+    /** @return whether this budget learns ({@link SpinPolicy#ADAPTIVE}) */
+    public boolean adaptive() {
+        return adaptive;
+    }
+
+    /**
+     * @param maxNanos the longest spin (the pipe's {@code spinBeforePark}); 0 or less means never spin
+     * @param virtual  whether the waiting thread is virtual
+     * @return how long the calling waiter should spin now; 0 parks at once
+     */
+    public long next(long maxNanos, boolean virtual) {
+        if (maxNanos <= 0) {
+            return 0;
+        }
+        if (!adaptive) {
+            return maxNanos;
+        }
+        if (virtual) {
+            return 0;
+        }
+        if (skip > 0) {
+            skip--;
+            return 0;
+        }
+        long c = wakeCost;
+        return c >= 0 && c < maxNanos ? c : maxNanos;
+    }
+
+    /** Records a spin that saw its condition come true. */
+    public void succeeded() {
+        if (adaptive) {
+            penalty = 1;
+            skip = 0;
+        }
+    }
+
+    /** Records a spin that ran out without its condition coming true (the waiter goes on to park). */
+    public void failed() {
+        if (adaptive) {
+            int p = penalty;
+            skip = p;
+            penalty = Math.min(p * 2, MAX_SKIP);
+        }
+    }
+
+    /**
+     * Records what one wake-up cost: from the waker's unpark to the woken thread running again.
+     *
+     * @param nanos the measured cost
+     */
+    public void woke(long nanos) {
+        if (adaptive && nanos >= 0) {
+            long c = wakeCost;
+            wakeCost = c < 0 ? nanos : c + ((nanos - c) >> COST_SHIFT);
+        }
+    }
+
+    /** @return waits left that will park without spinning; for tests and diagnostics */
+    public int skip() {
+        return skip;
+    }
+
+    /** @return the average wake-up cost in nanoseconds, or -1 before any was measured */
+    public long wakeCost() {
+        return wakeCost;
+    }
+}
