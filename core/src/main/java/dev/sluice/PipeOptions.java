@@ -44,16 +44,25 @@ public final class PipeOptions {
     public static final LockStrategy DEFAULT_LOCK_STRATEGY = LockStrategy.MUTEX;
     /**
      * The default {@link Builder#spinBeforePark}: none, park at once, as the kernel does. Measured on a
-     * 2-core virtual machine (JMH, full-and-freed, mutex; one run, noisy): a 20 µs spin takes a 1-byte
-     * ping-pong on platform threads from about 47 µs to 1 µs a round trip, and 64 KiB streaming on
-     * platform threads from about 1.0 to 4.1 GB/s; but it takes 100-byte streaming from about 1.1 GB/s down
-     * to 0.16 GB/s, because a reader that catches every write at once reads 100 bytes at a time instead of
-     * the pages a sleeping reader finds on waking, and on virtual threads, whose parking is cheap, it costs
-     * more than it saves (4 KiB streaming 8.6 to 3.2 GB/s). So spinning is a choice for latency-bound
-     * exchanges and bulk transfers between platform threads, not a default.
+     * 2-core virtual machine (JMH, full-and-freed, mutex; noisy): on an idle machine, where waking a parked
+     * thread pays the CPU's idle exit, a 20 µs spin takes a 1-byte ping-pong on platform threads from about
+     * 47 µs to 1 µs a round trip and 64 KiB streaming on platform threads from about 1.0 to 4.1 GB/s; but it
+     * takes 100-byte streaming from about 1.1 down to 0.2 GB/s. The pipe's counters show why: the loss is
+     * the <em>writer's</em> spin on a full pipe, which nearly always runs out (a few dozen of 6,000 writer
+     * waits end spinning), not the reader's (a reader that spins and a writer that parks stream 100-byte
+     * writes with about 6,000 reads of 64 KiB, faster than no spin at all). And on a loaded machine (more
+     * runnable threads than cores, where a wake-up costs a microsecond or two) a fixed spin only takes CPU
+     * time from the thread being waited for: ping-pong 2.5 µs becomes 55-77 µs, 4 KiB streaming 8-10 GB/s
+     * becomes 0.6-0.8 GB/s. {@link SpinPolicy#ADAPTIVE} spins only while spins work and matched no spin on
+     * every loaded-machine benchmark, but its gains on an idle machine are not measured yet, so spinning stays
+     * a choice, not a default.
      */
     public static final Duration DEFAULT_SPIN_BEFORE_PARK = Duration.ZERO;
-    /** The default {@link Builder#spinPolicy}. */
+    /**
+     * The default {@link Builder#spinPolicy}: {@link SpinPolicy#FIXED}, which with the default
+     * {@link #DEFAULT_SPIN_BEFORE_PARK} of zero never spins. To spin, {@code spinBeforePark(20 µs)} with
+     * {@link SpinPolicy#ADAPTIVE} is the safer choice: see {@link SpinPolicy}.
+     */
     public static final SpinPolicy DEFAULT_SPIN_POLICY = SpinPolicy.FIXED;
     /** The longest {@link Builder#spinBeforePark} accepted: longer spins are a busy loop, not a pause. */
     public static final Duration MAX_SPIN_BEFORE_PARK = Duration.ofMillis(1);
