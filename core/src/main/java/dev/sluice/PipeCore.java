@@ -225,7 +225,7 @@ final class PipeCore extends PipePadAfter {
                     } finally {
                         lock();
                     }
-                    countWait(outcome, ring.isFull() && readers != 0 && !end.closed);
+                    countWait(wrWait, outcome, ring.isFull() && readers != 0 && !end.closed);
                     if (end.closed) {
                         // The close of this handle came first, whatever happened to the readers since.
                         if (done == 0) {
@@ -343,7 +343,7 @@ final class PipeCore extends PipePadAfter {
                 } finally {
                     lock();
                 }
-                countWait(outcome, ring.isEmpty() && writers != 0 && !end.closed);
+                countWait(rdWait, outcome, ring.isEmpty() && writers != 0 && !end.closed);
                 if (end.closed) {
                     failure = new AsynchronousCloseException();
                     break;
@@ -381,9 +381,10 @@ final class PipeCore extends PipePadAfter {
     }
 
     /** Counts, under the lock, what a wait ended with; {@code stillBlocked}: the woken thread must wait again. */
-    private void countWait(WaitQueue.Outcome outcome, boolean stillBlocked) {
+    private void countWait(WaitQueue q, WaitQueue.Outcome outcome, boolean stillBlocked) {
         if (outcome == WaitQueue.Outcome.SPUN) {
             spunWaits++;
+            q.spinBudget().spunIntoLock(lock.lastContended());
         } else if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked) {
             emptyWakeups++;
         }

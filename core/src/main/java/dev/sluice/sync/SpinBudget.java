@@ -9,7 +9,8 @@ import dev.sluice.policy.SpinPolicy;
  * <ul>
  *   <li>a spin is only tried while spinning works on this queue: a spin that runs out makes the next
  *       waits park at once, 1 after the first failure in a row, then 2, 4, ... up to {@link #MAX_SKIP}; a
- *       spin that sees its condition come true makes every wait spin again. So a side whose partner is
+ *       spin that sees its condition come true makes every wait spin again, unless the waiter then finds
+ *       the pipe's lock held ({@link #spunIntoLock}), which counts as a failure. So a side whose partner is
  *       running and about to act keeps spinning (a ping-pong), and a side that spins in vain (a writer of
  *       small chunks waiting for a reader to drain a full pipe, or any waiter on a machine with more
  *       runnable threads than cores) soon spins on one wait in {@value #MAX_SKIP} at most;</li>
@@ -77,6 +78,21 @@ public final class SpinBudget {
         if (adaptive) {
             penalty = 1;
             skip = 0;
+        }
+    }
+
+    /**
+     * Records what the pipe's lock was like for a waiter whose spin succeeded: found held means the other side
+     * was still in the middle of its work, which on a 2-core machine means the two are now trading the lock
+     * and the ring's cache lines operation by operation. Parking would have let the other side run on
+     * alone and the waiter take a whole batch on waking, so a spin that ran into the lock counts as a
+     * failure ({@link #failed()}), as a bulk stream's spins do; a ping-pong's spins find the lock free.
+     *
+     * @param contended whether the lock acquisition after the spin found the lock held
+     */
+    public void spunIntoLock(boolean contended) {
+        if (contended) {
+            failed();
         }
     }
 

@@ -78,6 +78,42 @@ class SpinBudgetTest {
     }
 
     @Test
+    void aSpinThatRunsIntoTheLockCountsAsAFailure() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
+        b.succeeded();
+        b.spunIntoLock(false);
+        assertThat(b.skip()).as("a free lock: the spin worked").isZero();
+        b.spunIntoLock(true);
+        assertThat(b.skip()).as("the other side was mid-operation: park next time").isEqualTo(1);
+        assertThat(nextSpins(b, 2)).containsExactly(0L, MAX);
+        SpinBudget fixed = new SpinBudget(SpinPolicy.FIXED);
+        fixed.spunIntoLock(true);
+        assertThat(fixed.skip()).isZero();
+    }
+
+    @Test
+    void theLockTellsWhetherItsHolderHadToWait() throws Exception {
+        PipeLock lock = PipeLock.of(dev.sluice.policy.LockStrategy.MUTEX, 0);
+        lock.lock();
+        assertThat(lock.lastContended()).isFalse();
+        boolean[] seen = new boolean[1];
+        Thread t = Thread.ofPlatform().start(() -> {
+            lock.lock();
+            seen[0] = lock.lastContended();
+            lock.unlock();
+        });
+        while (t.getState() != Thread.State.WAITING) { // parked in the mutex: spin 0 parks at once
+            Thread.onSpinWait();
+        }
+        lock.unlock();
+        t.join();
+        assertThat(seen[0]).isTrue();
+        lock.lock();
+        assertThat(lock.lastContended()).isFalse();
+        lock.unlock();
+    }
+
+    @Test
     void aSpinLastsNoLongerThanAWakeUpCosts() {
         SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
         b.woke(4_000);
