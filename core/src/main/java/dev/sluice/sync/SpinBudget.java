@@ -8,7 +8,8 @@ import dev.sluice.policy.SpinPolicy;
  * <p>{@link SpinPolicy#FIXED}: always the longest spin it is given. {@link SpinPolicy#ADAPTIVE}:
  * <ul>
  *   <li>a spin is only tried while spinning works on this queue: a spin that runs out makes the next
- *       waits park at once, 1 after the first failure in a row, then 2, 4, ... up to {@link #MAX_SKIP}; a
+ *       waits park at once, 1 after the first failure in a row, then up to 2, 4, ... {@link #MAX_SKIP}
+ *       (jittered between half and all of that, so two sides that park in lockstep meet again); a
  *       spin that sees its condition come true makes every wait spin again, unless the waiter then finds
  *       the pipe's lock held ({@link #spunIntoLock}), which counts as a failure. So a side whose partner is
  *       running and about to act keeps spinning (a ping-pong), and a side that spins in vain (a writer of
@@ -40,9 +41,21 @@ public final class SpinBudget {
     /** Moving average of the wake-up cost in nanoseconds; -1 until the first wake-up is measured. */
     private long wakeCost = -1;
 
+    /** xorshift32 state for the jitter of {@link #skip}. */
+    private int random;
+
     /** @param policy fixed or adaptive */
     public SpinBudget(SpinPolicy policy) {
+        this(policy, System.identityHashCode(new Object()));
+    }
+
+    /**
+     * @param policy fixed or adaptive
+     * @param seed   seed of the jitter of the waits that park without spinning (tests pass a fixed one)
+     */
+    SpinBudget(SpinPolicy policy, int seed) {
         this.adaptive = policy == SpinPolicy.ADAPTIVE;
+        this.random = seed == 0 ? 0x9E3779B9 : seed;
     }
 
     /** @return whether this budget learns ({@link SpinPolicy#ADAPTIVE}) */
@@ -100,7 +113,14 @@ public final class SpinBudget {
     public void failed() {
         if (adaptive) {
             int p = penalty;
-            skip = p;
+            // Jittered, from p/2 + 1 to p: two sides that park in lockstep (a ping-pong, where a spin can
+            // only succeed while the partner spins too) must not keep probing in different rounds forever.
+            int r = random;
+            r ^= r << 13;
+            r ^= r >>> 17;
+            r ^= r << 5;
+            random = r;
+            skip = p - Integer.remainderUnsigned(r, (p + 1) / 2);
             penalty = Math.min(p * 2, MAX_SKIP);
         }
     }

@@ -50,26 +50,33 @@ class SpinBudgetTest {
 
     @Test
     void failuresInARowParkMoreAndMoreWaitsAtOnceUpToTheMaximum() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
-        int expectedSkip = 1;
-        for (int round = 0; round < 10; round++) {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 12345);
+        int penalty = 1;
+        java.util.Set<Integer> skipsAtMax = new java.util.HashSet<>();
+        for (int round = 0; round < 40; round++) {
             assertThat(b.next(MAX, false)).as("round %d spins", round).isEqualTo(MAX);
             b.failed();
-            assertThat(b.skip()).isEqualTo(expectedSkip);
-            assertThat(nextSpins(b, expectedSkip)).as("then %d waits park at once", expectedSkip).containsOnly(0L);
-            expectedSkip = Math.min(expectedSkip * 2, SpinBudget.MAX_SKIP);
+            int skip = b.skip();
+            assertThat(skip).as("between half and all of the penalty %d", penalty)
+                    .isBetween(penalty / 2 + 1, penalty);
+            if (penalty == SpinBudget.MAX_SKIP) {
+                skipsAtMax.add(skip);
+            }
+            assertThat(nextSpins(b, skip)).as("then %d waits park at once", skip).containsOnly(0L);
+            penalty = Math.min(penalty * 2, SpinBudget.MAX_SKIP);
         }
         assertThat(b.skip()).isZero();
+        assertThat(skipsAtMax).as("jittered, so sides in lockstep drift apart").hasSizeGreaterThan(1);
     }
 
     @Test
     void oneSuccessRestoresSpinningOnEveryWait() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 7);
         for (int i = 0; i < 8; i++) {
             b.failed();
         }
-        assertThat(b.skip()).isEqualTo(SpinBudget.MAX_SKIP);
-        nextSpins(b, SpinBudget.MAX_SKIP);
+        assertThat(b.skip()).isBetween(SpinBudget.MAX_SKIP / 2 + 1, SpinBudget.MAX_SKIP);
+        nextSpins(b, b.skip());
         assertThat(b.next(MAX, false)).isEqualTo(MAX); // the probe
         b.succeeded();
         assertThat(nextSpins(b, 5)).containsOnly(MAX);
