@@ -43,25 +43,29 @@ public final class PipeOptions {
     /** The default {@link Builder#lockStrategy}. */
     public static final LockStrategy DEFAULT_LOCK_STRATEGY = LockStrategy.MUTEX;
     /**
-     * The default {@link Builder#spinBeforePark}: 20 µs, used as {@link #DEFAULT_SPIN_POLICY adaptive} spin.
-     * Measured on a 2-core virtual machine (JMH, full-and-freed, mutex; noisy): where waking a parked thread
-     * pays the other CPU's idle exit (tens of µs), not spinning is slow (1-byte platform ping-pong 34-70 µs a
-     * round trip, 64 KiB platform streaming 1.3 GB/s) and a fixed 20 µs spin fast (1.3 µs); but a fixed spin
-     * takes 100-byte streaming from about 1.1 down to 0.2 GB/s, because the <em>writer's</em> spins on a full
-     * pipe nearly always run out (a few dozen of 6,000 writer waits end spinning; a spinning reader alone
-     * does not hurt), and on a loaded machine, where a wake-up costs a microsecond or two, every fixed spin
-     * takes CPU time from the thread it waits for (ping-pong 2.5 µs becomes 55-77 µs, 4 KiB streaming
-     * 8-10 GB/s becomes 0.6-0.8 GB/s). The adaptive spin stayed within noise of no spin on a loaded machine
-     * (five runs) and, in a run on a quieter one, took platform ping-pong to 2.9 µs (no spin 33.8, fixed 1.4)
-     * and 4 KiB / 64 KiB platform streaming to 10.0 / 12.7 GB/s (no spin 3.9 / 1.3, fixed 1.4 / 2.1).
-     * {@link Duration#ZERO} restores the kernel's park-at-once.
+     * The default {@link Builder#spinBeforePark}: none, park at once, as the kernel does. Measured on a
+     * 2-core virtual machine (JMH, full-and-freed, mutex; noisy): on an idle machine, where waking a parked
+     * thread pays the CPU's idle exit, a 20 µs spin takes a 1-byte ping-pong on platform threads from about
+     * 47 µs to 1 µs a round trip and 64 KiB streaming on platform threads from about 1.0 to 4.1 GB/s; but it
+     * takes 100-byte streaming from about 1.1 down to 0.2 GB/s. The pipe's counters show why: the loss is
+     * the <em>writer's</em> spin on a full pipe, which nearly always runs out (a few dozen of 6,000 writer
+     * waits end spinning), not the reader's (a reader that spins and a writer that parks stream 100-byte
+     * writes with about 6,000 reads of 64 KiB, faster than no spin at all). And on a loaded machine (more
+     * runnable threads than cores, where a wake-up costs a microsecond or two) a fixed spin only takes CPU
+     * time from the thread being waited for: ping-pong 2.5 µs becomes 55-77 µs, 4 KiB streaming 8-10 GB/s
+     * becomes 0.6-0.8 GB/s. {@link SpinPolicy#ADAPTIVE} spins only while spins work: in three runs it never
+     * lost ping-pong or 100-byte streaming to no spin and, where wake-ups paid an idle exit, took 4 KiB /
+     * 64 KiB platform streaming to 10.0 / 12.7 GB/s (no spin 3.9 / 1.3); but in another run it fell to
+     * 1.9 / 1.2 GB/s where no spin made 10.4 / 11.9. Until that is understood, spinning stays a choice, not
+     * a default.
      */
-    public static final Duration DEFAULT_SPIN_BEFORE_PARK = Duration.ofNanos(20_000);
+    public static final Duration DEFAULT_SPIN_BEFORE_PARK = Duration.ZERO;
     /**
-     * The default {@link Builder#spinPolicy}: {@link SpinPolicy#ADAPTIVE}, which spins only while spins work
-     * and never on virtual threads; see {@link #DEFAULT_SPIN_BEFORE_PARK} for the measurements.
+     * The default {@link Builder#spinPolicy}: {@link SpinPolicy#FIXED}, which with the default
+     * {@link #DEFAULT_SPIN_BEFORE_PARK} of zero never spins. To spin, {@code spinBeforePark(20 µs)} with
+     * {@link SpinPolicy#ADAPTIVE} is the safer choice: see {@link SpinPolicy}.
      */
-    public static final SpinPolicy DEFAULT_SPIN_POLICY = SpinPolicy.ADAPTIVE;
+    public static final SpinPolicy DEFAULT_SPIN_POLICY = SpinPolicy.FIXED;
     /** The longest {@link Builder#spinBeforePark} accepted: longer spins are a busy loop, not a pause. */
     public static final Duration MAX_SPIN_BEFORE_PARK = Duration.ofMillis(1);
 
