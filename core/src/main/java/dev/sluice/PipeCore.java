@@ -49,8 +49,8 @@ final class PipeCore extends PipePadAfter {
     final PipeLock lock;
     final PageRing ring;
     final PagePool pool;
-    final WaitQueue rdWait = new WaitQueue();
-    final WaitQueue wrWait = new WaitQueue();
+    final WaitQueue rdWait;
+    final WaitQueue wrWait;
     final WakePolicy wakePolicy;
     final ReaderWakePolicy readerWakePolicy;
     final boolean exclusive;
@@ -93,6 +93,8 @@ final class PipeCore extends PipePadAfter {
         this.readerWakePolicy = options.readerWakePolicy();
         this.exclusive = options.waitDiscipline() == WaitDiscipline.EXCLUSIVE;
         this.spinNanos = options.spinBeforeParkNanos();
+        this.rdWait = new WaitQueue(options.spinPolicy());
+        this.wrWait = new WaitQueue(options.spinPolicy());
         int slots = options.capacity() / PAGE;
         if (accounting != null) {
             slots = accounting.chargeOpen(slots);
@@ -229,7 +231,7 @@ final class PipeCore extends PipePadAfter {
                     } finally {
                         lock();
                     }
-                    countWait(outcome, ring.isFull() && readers != 0 && !end.closed);
+                    countWait(wrWait, outcome, ring.isFull() && readers != 0 && !end.closed);
                     if (end.closed) {
                         // The close of this handle came first, whatever happened to the readers since.
                         if (done == 0) {
@@ -362,7 +364,7 @@ final class PipeCore extends PipePadAfter {
                 } finally {
                     lock();
                 }
-                countWait(outcome, ring.isEmpty() && writers != 0 && !end.closed);
+                countWait(rdWait, outcome, ring.isEmpty() && writers != 0 && !end.closed);
                 if (end.closed) {
                     failure = new AsynchronousCloseException();
                     break;
@@ -400,9 +402,10 @@ final class PipeCore extends PipePadAfter {
     }
 
     /** Counts, under the lock, what a wait ended with; {@code stillBlocked}: the woken thread must wait again. */
-    void countWait(WaitQueue.Outcome outcome, boolean stillBlocked) {
+    void countWait(WaitQueue q, WaitQueue.Outcome outcome, boolean stillBlocked) {
         if (outcome == WaitQueue.Outcome.SPUN) {
             spunWaits++;
+            q.spinBudget().spunIntoLock(lock.lastContended());
         } else if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked) {
             emptyWakeups++;
         }

@@ -2,6 +2,7 @@ package dev.sluice;
 
 import dev.sluice.policy.LockStrategy;
 import dev.sluice.policy.ReaderWakePolicy;
+import dev.sluice.policy.SpinPolicy;
 import dev.sluice.policy.WaitDiscipline;
 import dev.sluice.policy.WakePolicy;
 import dev.sluice.ring.PageRing;
@@ -24,8 +25,8 @@ import java.util.Objects;
  *
  * <p>The policy defaults can be changed for a whole JVM, without touching code, with system properties read
  * once when this class is first used: {@code sluice.wakePolicy} (for example {@code adaptive}),
- * {@code sluice.readerWakePolicy}, {@code sluice.waitDiscipline}, {@code sluice.lockStrategy} (the names are
- * the constants' aliases) and {@code sluice.spinBeforePark} (such as {@code 0}, {@code 500ns}, {@code 20us},
+ * {@code sluice.readerWakePolicy}, {@code sluice.waitDiscipline}, {@code sluice.lockStrategy},
+ * {@code sluice.spinPolicy} (the names are the constants' aliases) and {@code sluice.spinBeforePark} (such as {@code 0}, {@code 500ns}, {@code 20us},
  * {@code 1ms}). Options set on a builder still win. That is how the test suite runs under every policy, and
  * how an application can be measured under each without a rebuild.
  */
@@ -43,15 +44,28 @@ public final class PipeOptions {
     public static final LockStrategy DEFAULT_LOCK_STRATEGY = LockStrategy.MUTEX;
     /**
      * The default {@link Builder#spinBeforePark}: none, park at once, as the kernel does. Measured on a
-     * 2-core virtual machine (JMH, full-and-freed, mutex; one run, noisy): a 20 µs spin takes a 1-byte
-     * ping-pong on platform threads from about 47 µs to 1 µs a round trip, and 64 KiB streaming on
-     * platform threads from about 1.0 to 4.1 GB/s; but it takes 100-byte streaming from about 1.1 GB/s down
-     * to 0.16 GB/s, because a reader that catches every write at once reads 100 bytes at a time instead of
-     * the pages a sleeping reader finds on waking, and on virtual threads, whose parking is cheap, it costs
-     * more than it saves (4 KiB streaming 8.6 to 3.2 GB/s). So spinning is a choice for latency-bound
-     * exchanges and bulk transfers between platform threads, not a default.
+     * 2-core virtual machine (JMH, full-and-freed, mutex; noisy): on an idle machine, where waking a parked
+     * thread pays the CPU's idle exit, a 20 µs spin takes a 1-byte ping-pong on platform threads from about
+     * 47 µs to 1 µs a round trip and 64 KiB streaming on platform threads from about 1.0 to 4.1 GB/s; but it
+     * takes 100-byte streaming from about 1.1 down to 0.2 GB/s. The pipe's counters show why: the loss is
+     * the <em>writer's</em> spin on a full pipe, which nearly always runs out (a few dozen of 6,000 writer
+     * waits end spinning), not the reader's (a reader that spins and a writer that parks stream 100-byte
+     * writes with about 6,000 reads of 64 KiB, faster than no spin at all). And on a loaded machine (more
+     * runnable threads than cores, where a wake-up costs a microsecond or two) a fixed spin only takes CPU
+     * time from the thread being waited for: ping-pong 2.5 µs becomes 55-77 µs, 4 KiB streaming 8-10 GB/s
+     * becomes 0.6-0.8 GB/s. {@link SpinPolicy#ADAPTIVE} spins only while spins work: in three runs it never
+     * lost ping-pong or 100-byte streaming to no spin and, where wake-ups paid an idle exit, took 4 KiB /
+     * 64 KiB platform streaming to 10.0 / 12.7 GB/s (no spin 3.9 / 1.3); but in another run it fell to
+     * 1.9 / 1.2 GB/s where no spin made 10.4 / 11.9. Until that is understood, spinning stays a choice, not
+     * a default.
      */
     public static final Duration DEFAULT_SPIN_BEFORE_PARK = Duration.ZERO;
+    /**
+     * The default {@link Builder#spinPolicy}: {@link SpinPolicy#FIXED}, which with the default
+     * {@link #DEFAULT_SPIN_BEFORE_PARK} of zero never spins. To spin, {@code spinBeforePark(20 µs)} with
+     * {@link SpinPolicy#ADAPTIVE} is the safer choice: see {@link SpinPolicy}.
+     */
+    public static final SpinPolicy DEFAULT_SPIN_POLICY = SpinPolicy.FIXED;
     /** The longest {@link Builder#spinBeforePark} accepted: longer spins are a busy loop, not a pause. */
     public static final Duration MAX_SPIN_BEFORE_PARK = Duration.ofMillis(1);
 
@@ -70,6 +84,7 @@ public final class PipeOptions {
     private final WaitDiscipline waitDiscipline;
     private final LockStrategy lockStrategy;
     private final long spinBeforeParkNanos;
+    private final SpinPolicy spinPolicy;
 
     private PipeOptions(Builder b) {
         this.maxCapacity = InProcessPipe.roundCapacity(b.maxCapacity, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
@@ -90,6 +105,7 @@ public final class PipeOptions {
         this.waitDiscipline = b.waitDiscipline;
         this.lockStrategy = b.lockStrategy;
         this.spinBeforeParkNanos = b.spinBeforeParkNanos;
+        this.spinPolicy = b.spinPolicy;
     }
 
     /** @return a 64 KiB blocking pipe without timestamps or accounting */
@@ -118,6 +134,7 @@ public final class PipeOptions {
         b.waitDiscipline = waitDiscipline;
         b.lockStrategy = lockStrategy;
         b.spinBeforeParkNanos = spinBeforeParkNanos;
+        b.spinPolicy = spinPolicy;
         return b;
     }
 
@@ -190,6 +207,11 @@ public final class PipeOptions {
         return spinBeforeParkNanos;
     }
 
+    /** @return how much of {@link #spinBeforePark()} a waiting thread spins: all of it, or a learnt part */
+    public SpinPolicy spinPolicy() {
+        return spinPolicy;
+    }
+
     @Override
     public String toString() {
         return "PipeOptions[capacity=" + capacity + ", maxCapacity=" + maxCapacity + ", packetMode=" + packetMode
@@ -197,7 +219,7 @@ public final class PipeOptions {
                 + ", timestamps=" + timestamps + ", poolPages=" + (poolPages < 0 ? "ring" : poolPages)
                 + ", accounting=" + accounting + ", wakePolicy=" + wakePolicy + ", readerWakePolicy="
                 + readerWakePolicy + ", waitDiscipline=" + waitDiscipline + ", lockStrategy=" + lockStrategy
-                + ", spinBeforePark=" + spinBeforeParkNanos + "ns]";
+                + ", spinBeforePark=" + spinBeforeParkNanos + "ns, spinPolicy=" + spinPolicy + "]";
     }
 
     /** Builds {@link PipeOptions}; every setter validates its argument at once. */
@@ -215,6 +237,7 @@ public final class PipeOptions {
         private WaitDiscipline waitDiscipline = SystemDefaults.WAIT_DISCIPLINE;
         private LockStrategy lockStrategy = SystemDefaults.LOCK_STRATEGY;
         private long spinBeforeParkNanos = SystemDefaults.SPIN_BEFORE_PARK_NANOS;
+        private SpinPolicy spinPolicy = SystemDefaults.SPIN_POLICY;
 
         private Builder() {
         }
@@ -399,6 +422,19 @@ public final class PipeOptions {
         }
 
         /**
+         * How much of {@link #spinBeforePark} a waiting thread spins: all of it every time
+         * ({@link SpinPolicy#FIXED}), or a spin each side of the pipe learns from its own waits
+         * ({@link SpinPolicy#ADAPTIVE}). See {@link #DEFAULT_SPIN_POLICY}.
+         *
+         * @param policy the rule
+         * @return this builder
+         */
+        public Builder spinPolicy(SpinPolicy policy) {
+            this.spinPolicy = Objects.requireNonNull(policy, "spin policy is null");
+            return this;
+        }
+
+        /**
          * @return the options
          * @throws IllegalArgumentException if the capacity exceeds the maximum capacity
          */
@@ -420,14 +456,14 @@ public final class PipeOptions {
                 && poolPages == p.poolPages && Objects.equals(accounting, p.accounting)
                 && wakePolicy == p.wakePolicy && readerWakePolicy == p.readerWakePolicy
                 && waitDiscipline == p.waitDiscipline && lockStrategy == p.lockStrategy
-                && spinBeforeParkNanos == p.spinBeforeParkNanos;
+                && spinBeforeParkNanos == p.spinBeforeParkNanos && spinPolicy == p.spinPolicy;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(capacity, maxCapacity, packetMode, nonBlockingRead, nonBlockingWrite, timestamps,
                 poolPages, accounting, wakePolicy, readerWakePolicy, waitDiscipline, lockStrategy,
-                spinBeforeParkNanos);
+                spinBeforeParkNanos, spinPolicy);
     }
 
     /** The policy defaults, from system properties where set; see the class documentation. */
@@ -441,6 +477,7 @@ public final class PipeOptions {
         static final LockStrategy LOCK_STRATEGY =
                 parse("sluice.lockStrategy", LockStrategy.class, DEFAULT_LOCK_STRATEGY);
         static final long SPIN_BEFORE_PARK_NANOS = parseSpin(System.getProperty("sluice.spinBeforePark"));
+        static final SpinPolicy SPIN_POLICY = parse("sluice.spinPolicy", SpinPolicy.class, DEFAULT_SPIN_POLICY);
 
         private SystemDefaults() {
         }

@@ -11,6 +11,7 @@ import dev.sluice.testing.TestPipes;
 import dev.sluice.ConformanceSupport.Running;
 import dev.sluice.ConformanceSupport.ThreadKind;
 import dev.sluice.policy.LockStrategy;
+import dev.sluice.policy.SpinPolicy;
 import dev.sluice.policy.WaitDiscipline;
 import dev.sluice.policy.WakePolicy;
 import java.time.Duration;
@@ -209,9 +210,31 @@ class PolicyBehaviourTest {
     }
 
     @Test
+    void adaptiveSpinningMovesEveryByte() throws Exception {
+        Pipe p = TestPipes.open(PipeOptions.builder().spinBeforePark(Duration.ofMillis(1))
+                .spinPolicy(SpinPolicy.ADAPTIVE).build());
+        assertThat(p.options().spinPolicy()).isEqualTo(SpinPolicy.ADAPTIVE);
+        Running<byte[]> r = start(ThreadKind.PLATFORM, () -> readFully(p.reader(), 3));
+        p.writer().write(new byte[] {1, 2, 3});
+        assertThat(r.join()).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void spinPolicyIsAnOption() {
+        PipeOptions a = PipeOptions.builder().spinPolicy(SpinPolicy.ADAPTIVE).build();
+        assertThat(a.spinPolicy()).isEqualTo(SpinPolicy.ADAPTIVE);
+        assertThat(a.toBuilder().build()).isEqualTo(a);
+        assertThat(a).isNotEqualTo(a.toBuilder().spinPolicy(SpinPolicy.FIXED).build());
+        assertThat(a.toString()).contains("spinPolicy=adaptive");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PipeOptions.builder().spinPolicy(null))
+                .isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
     void systemPropertyNamesAreParsed() {
         assertThat(PipeOptions.SystemDefaults.byName(WakePolicy.class, "adaptive", "x")).isEqualTo(WakePolicy.ADAPTIVE);
         assertThat(PipeOptions.SystemDefaults.byName(LockStrategy.class, "SPIN", "x")).isEqualTo(LockStrategy.SPIN);
+        assertThat(PipeOptions.SystemDefaults.byName(SpinPolicy.class, "adaptive", "x")).isEqualTo(SpinPolicy.ADAPTIVE);
         assertThat(PipeOptions.SystemDefaults.parseSpin("20us")).isEqualTo(20_000);
         assertThat(PipeOptions.SystemDefaults.parseSpin("1ms")).isEqualTo(1_000_000);
         assertThat(PipeOptions.SystemDefaults.parseSpin("500ns")).isEqualTo(500);

@@ -88,8 +88,8 @@ public abstract class PingPongBenchmark {
         @Param({"mutex", "spin"})
         public String lock;
 
-        /** Microseconds a waiting thread spins before it parks. */
-        @Param({"0", "5", "20", "50"})
+        /** Microseconds a waiting thread spins before it parks; "a20": the adaptive spin policy, at most 20 µs. */
+        @Param({"0", "5", "20", "50", "a20"})
         public String spinMicros;
 
         @Override

@@ -2,6 +2,7 @@ package dev.sluice.bench;
 
 import dev.sluice.PipeOptions;
 import dev.sluice.policy.LockStrategy;
+import dev.sluice.policy.SpinPolicy;
 import dev.sluice.policy.WakePolicy;
 import java.time.Duration;
 
@@ -16,10 +17,14 @@ final class SluiceConfig {
             case "spin" -> LockStrategy.SPIN;
             default -> throw new IllegalArgumentException("unknown lock strategy " + lock + " (mutex, spin)");
         };
+        // "a20": the adaptive spin policy with a longest spin of 20 µs; a bare number spins that long every time.
+        boolean adaptive = spinMicros.startsWith("a");
+        String micros = adaptive ? spinMicros.substring(1) : spinMicros;
         return PipeOptions.builder()
+                .spinPolicy(adaptive ? SpinPolicy.ADAPTIVE : SpinPolicy.FIXED)
                 .wakePolicy(WakePolicy.fromAlias(policy))
                 .lockStrategy(l)
-                .spinBeforePark(Duration.ofNanos((long) (Double.parseDouble(spinMicros) * 1000)))
+                .spinBeforePark(Duration.ofNanos((long) (Double.parseDouble(micros) * 1000)))
                 .build();
     }
 }

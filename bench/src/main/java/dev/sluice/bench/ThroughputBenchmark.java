@@ -108,8 +108,8 @@ public abstract class ThroughputBenchmark {
         @Param({"mutex", "spin"})
         public String lock;
 
-        /** Microseconds a waiting thread spins before it parks. */
-        @Param({"0", "20"})
+        /** Microseconds a waiting thread spins before it parks; "a20": the adaptive spin policy, at most 20 µs. */
+        @Param({"0", "20", "a20"})
         public String spinMicros;
 
         @Override

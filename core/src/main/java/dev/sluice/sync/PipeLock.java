@@ -13,6 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public abstract sealed class PipeLock permits PipeLock.Mutex, PipeLock.Spin {
     private long contended;
+    private boolean lastContended;
 
     /**
      * @param strategy  mutex or spin lock
@@ -32,7 +33,15 @@ public abstract sealed class PipeLock permits PipeLock.Mutex, PipeLock.Spin {
         if (!tryLock()) {
             lockSlow();
             contended++;
+            lastContended = true;
+        } else {
+            lastContended = false;
         }
+    }
+
+    /** @return whether the holder's own acquisition found the lock held; read with the lock held */
+    public final boolean lastContended() {
+        return lastContended;
     }
 
     /** @return whether the lock was free and is now held */

@@ -1,5 +1,6 @@
 package dev.sluice.sync;
 
+import dev.sluice.policy.SpinPolicy;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -51,9 +52,13 @@ public final class WaitQueue {
         int tag;
         boolean queued;
         volatile boolean woken;
+        /** When a waker unparked this thread ({@link System#nanoTime()}), if the queue measures wake-up costs. */
+        long wokenAt;
     }
 
     private final ReentrantLock lock = new ReentrantLock();
+    private final SpinBudget spinBudget;
+    private final boolean measureWakeCost;
     private Waiter first;
     private Waiter last;
     private Waiter free;
@@ -65,6 +70,25 @@ public final class WaitQueue {
     // VMs is not guaranteed by the JLS, hence volatile), so statistics never block.
     private volatile long wakeups;
     private volatile long waits;
+
+    /** A queue whose waiters spin for the full spin they are given ({@link SpinPolicy#FIXED}). */
+    public WaitQueue() {
+        this(SpinPolicy.FIXED);
+    }
+
+    /**
+     * @param spinPolicy how the spin given to {@link #await(BooleanSupplier, long, int, long)} is used: in
+     *                   full every time, or learnt from this queue's past waits
+     */
+    public WaitQueue(SpinPolicy spinPolicy) {
+        this.spinBudget = new SpinBudget(spinPolicy);
+        this.measureWakeCost = spinBudget.adaptive();
+    }
+
+    /** @return this queue's spin budget (the learnt spin of an adaptive queue) */
+    public SpinBudget spinBudget() {
+        return spinBudget;
+    }
 
     /** @return whether any thread is queued (a racy hint, exact under the waker's protocol above) */
     public boolean hasWaiters() {
@@ -91,19 +115,31 @@ public final class WaitQueue {
      * @param deadlineNanos when to give up, or 0
      * @param tag           a number a waker can read off the longest-waiting thread ({@link #firstTag()}),
      *                      such as what the waiter needs to make progress
-     * @param spinNanos     first spin this long on {@code ready} before queueing and parking; 0 parks at once.
+     * @param spinNanos     the longest spin on {@code ready} before queueing and parking; 0 parks at once.
      *                      Waking a parked thread on another CPU costs tens of microseconds; a spin that
-     *                      sees the condition come true saves both the wake-up and the sleep
+     *                      sees the condition come true saves both the wake-up and the sleep. How much of it
+     *                      is spun is this queue's {@link SpinPolicy}
      * @return why it returned
      */
     public Outcome await(BooleanSupplier ready, long deadlineNanos, int tag, long spinNanos) {
-        if (spinNanos > 0 && spin(ready, spinNanos, deadlineNanos)) {
-            return Outcome.SPUN;
+        if (spinNanos > 0) {
+            long budget = spinBudget.next(spinNanos, Thread.currentThread().isVirtual());
+            if (budget > 0) {
+                if (spin(ready, budget, deadlineNanos)) {
+                    spinBudget.succeeded();
+                    return Outcome.SPUN;
+                }
+                spinBudget.failed();
+            }
         }
         Waiter w = enqueue(tag);
         Outcome outcome = Outcome.INTERRUPTED;
         try {
             outcome = parkUntil(w, ready, deadlineNanos);
+            if (measureWakeCost && w.woken) {
+                // Written before the waker's volatile store to woken, which this thread has read.
+                spinBudget.woke(System.nanoTime() - w.wokenAt);
+            }
             return outcome;
         } finally {
             // Picked by a waker but leaving without acting on it (interrupt, timeout, or an exception):
@@ -253,6 +289,9 @@ public final class WaitQueue {
                 return 0;
             }
             unlink(w);
+            if (measureWakeCost) {
+                w.wokenAt = System.nanoTime();
+            }
             w.woken = true;
             t = w.thread;
             wakeups++;
@@ -273,6 +312,9 @@ public final class WaitQueue {
         try {
             for (Waiter w = first; w != null; w = first) {
                 unlink(w);
+                if (measureWakeCost) {
+                    w.wokenAt = System.nanoTime();
+                }
                 w.woken = true;
                 LockSupport.unpark(w.thread);
                 n++;

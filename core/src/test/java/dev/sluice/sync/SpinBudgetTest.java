@@ -1,0 +1,181 @@
+package dev.sluice.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.policy.SpinPolicy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The spin-before-park rule, driven step by step: no threads, no clocks except where a wait needs one. */
+@Timeout(60)
+class SpinBudgetTest {
+    private static final long MAX = 20_000;
+
+    /** @return the spins the next {@code n} waits get */
+    private static List<Long> nextSpins(SpinBudget b, int n) {
+        List<Long> spins = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            spins.add(b.next(MAX, false));
+        }
+        return spins;
+    }
+
+    @Test
+    void fixedAlwaysSpinsTheWholeSpinWhateverHappens() {
+        SpinBudget b = new SpinBudget(SpinPolicy.FIXED);
+        b.failed();
+        b.failed();
+        b.woke(100);
+        assertThat(nextSpins(b, 3)).containsOnly(MAX);
+        assertThat(b.next(MAX, true)).as("virtual threads too").isEqualTo(MAX);
+        assertThat(b.next(0, false)).isZero();
+        assertThat(b.wakeCost()).as("a fixed budget measures nothing").isEqualTo(-1);
+    }
+
+    @Test
+    void adaptiveStartsWithTheWholeSpin() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
+        assertThat(b.next(MAX, false)).isEqualTo(MAX);
+        assertThat(b.next(0, false)).as("no spin configured, no spin").isZero();
+    }
+
+    @Test
+    void adaptiveNeverSpinsOnVirtualThreads() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
+        assertThat(b.next(MAX, true)).isZero();
+    }
+
+    @Test
+    void failuresInARowParkMoreAndMoreWaitsAtOnceUpToTheMaximum() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 12345);
+        int penalty = 1;
+        java.util.Set<Integer> skipsAtMax = new java.util.HashSet<>();
+        for (int round = 0; round < 40; round++) {
+            assertThat(b.next(MAX, false)).as("round %d spins", round).isEqualTo(MAX);
+            b.failed();
+            int skip = b.skip();
+            assertThat(skip).as("between half and all of the penalty %d", penalty)
+                    .isBetween(penalty / 2 + 1, penalty);
+            if (penalty == SpinBudget.MAX_SKIP) {
+                skipsAtMax.add(skip);
+            }
+            assertThat(nextSpins(b, skip)).as("then %d waits park at once", skip).containsOnly(0L);
+            penalty = Math.min(penalty * 2, SpinBudget.MAX_SKIP);
+        }
+        assertThat(b.skip()).isZero();
+        assertThat(skipsAtMax).as("jittered, so sides in lockstep drift apart").hasSizeGreaterThan(1);
+    }
+
+    @Test
+    void oneSuccessRestoresSpinningOnEveryWait() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 7);
+        for (int i = 0; i < 8; i++) {
+            b.failed();
+        }
+        assertThat(b.skip()).isBetween(SpinBudget.MAX_SKIP / 2 + 1, SpinBudget.MAX_SKIP);
+        nextSpins(b, b.skip());
+        assertThat(b.next(MAX, false)).isEqualTo(MAX); // the probe
+        b.succeeded();
+        assertThat(nextSpins(b, 5)).containsOnly(MAX);
+        b.failed();
+        assertThat(b.skip()).as("the penalty starts over").isEqualTo(1);
+    }
+
+    @Test
+    void aSpinThatRunsIntoTheLockCountsAsAFailure() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
+        b.succeeded();
+        b.spunIntoLock(false);
+        assertThat(b.skip()).as("a free lock: the spin worked").isZero();
+        b.spunIntoLock(true);
+        assertThat(b.skip()).as("the other side was mid-operation: park next time").isEqualTo(1);
+        assertThat(nextSpins(b, 2)).containsExactly(0L, MAX);
+        SpinBudget fixed = new SpinBudget(SpinPolicy.FIXED);
+        fixed.spunIntoLock(true);
+        assertThat(fixed.skip()).isZero();
+    }
+
+    @Test
+    void theLockTellsWhetherItsHolderHadToWait() throws Exception {
+        PipeLock lock = PipeLock.of(dev.sluice.policy.LockStrategy.MUTEX, 0);
+        lock.lock();
+        assertThat(lock.lastContended()).isFalse();
+        boolean[] seen = new boolean[1];
+        Thread t = Thread.ofPlatform().start(() -> {
+            lock.lock();
+            seen[0] = lock.lastContended();
+            lock.unlock();
+        });
+        while (t.getState() != Thread.State.WAITING) { // parked in the mutex: spin 0 parks at once
+            Thread.onSpinWait();
+        }
+        lock.unlock();
+        t.join();
+        assertThat(seen[0]).isTrue();
+        lock.lock();
+        assertThat(lock.lastContended()).isFalse();
+        lock.unlock();
+    }
+
+    @Test
+    void aSpinLastsNoLongerThanAWakeUpCosts() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
+        b.woke(4_000);
+        assertThat(b.wakeCost()).isEqualTo(4_000);
+        assertThat(b.next(MAX, false)).isEqualTo(4_000);
+        // A moving average: each new cost moves it a quarter of the way.
+        b.woke(8_000);
+        assertThat(b.wakeCost()).isEqualTo(5_000);
+        for (int i = 0; i < 100; i++) {
+            b.woke(1_000_000);
+        }
+        assertThat(b.next(MAX, false)).as("capped by the longest spin").isEqualTo(MAX);
+        b.woke(-5);
+        assertThat(b.wakeCost()).as("a negative sample (clock skew) is ignored").isGreaterThan(MAX);
+    }
+
+    @Test
+    void waitQueueSpinsThenReportsSpunAndKeepsSpinning() {
+        WaitQueue q = new WaitQueue(SpinPolicy.ADAPTIVE);
+        AtomicInteger evaluations = new AtomicInteger();
+        // True on the 5th look: well within a 1 ms spin, so the wait ends spinning.
+        WaitQueue.Outcome o = q.await(() -> evaluations.incrementAndGet() >= 5, 0, 0, 1_000_000);
+        assertThat(o).isEqualTo(WaitQueue.Outcome.SPUN);
+        assertThat(evaluations.get()).isEqualTo(5);
+        assertThat(q.spinBudget().skip()).isZero();
+        assertThat(q.hasWaiters()).isFalse();
+    }
+
+    @Test
+    void waitQueueParksAtOnceAfterAFailedSpin() {
+        WaitQueue q = new WaitQueue(SpinPolicy.ADAPTIVE);
+        AtomicInteger evaluations = new AtomicInteger();
+        // A deadline already passed: the spin gives up at its first clock check (64 looks), a failure.
+        long past = System.nanoTime() - 1;
+        assertThat(q.await(() -> { evaluations.incrementAndGet(); return false; }, past, 0, 1_000_000))
+                .isEqualTo(WaitQueue.Outcome.TIMED_OUT);
+        assertThat(evaluations.get()).as("spun 64 looks, then one more before parking").isEqualTo(65);
+        assertThat(q.spinBudget().skip()).isEqualTo(1);
+        evaluations.set(0);
+        assertThat(q.await(() -> { evaluations.incrementAndGet(); return false; }, past, 0, 1_000_000))
+                .isEqualTo(WaitQueue.Outcome.TIMED_OUT);
+        assertThat(evaluations.get()).as("the next wait did not spin: one look, then the deadline").isEqualTo(1);
+    }
+
+    @Test
+    void waitQueueMeasuresWhatAWakeUpCosts() throws Exception {
+        WaitQueue q = new WaitQueue(SpinPolicy.ADAPTIVE);
+        Thread t = Thread.ofPlatform().start(() -> q.await(() -> false, 0, 0, 0));
+        while (!q.hasWaiters()) {
+            Thread.onSpinWait();
+        }
+        assertThat(q.wakeOne()).isEqualTo(1);
+        t.join();
+        assertThat(q.spinBudget().wakeCost()).isGreaterThanOrEqualTo(0);
+        WaitQueue fixed = new WaitQueue();
+        assertThat(fixed.spinBudget().adaptive()).isFalse();
+    }
+}
