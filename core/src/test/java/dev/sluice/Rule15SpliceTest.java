@@ -20,7 +20,6 @@ import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -286,23 +285,22 @@ class Rule15SpliceTest {
         b.reader().setNonBlocking(true);
         a.writer().setNonBlocking(true);
         b.writer().setNonBlocking(true);
-        AtomicBoolean stop = new AtomicBoolean();
+        // A fixed number of calls each, racing: a lock-order deadlock would hang a join (the test's timeout).
+        int calls = 20_000;
         Running<Long> ab = start(ThreadKind.PLATFORM, () -> {
             long n = 0;
-            while (!stop.get()) {
+            for (int i = 0; i < calls; i++) {
                 n += Math.max(0, Splice.splice(a.reader(), b.writer(), 5000));
             }
             return n;
         });
         Running<Long> ba = start(ThreadKind.PLATFORM, () -> {
             long n = 0;
-            while (!stop.get()) {
+            for (int i = 0; i < calls; i++) {
                 n += Math.max(0, Splice.splice(b.reader(), a.writer(), 5000));
             }
             return n;
         });
-        Thread.sleep(300);
-        stop.set(true);
         ab.join();
         ba.join();
         assertThat(a.stat().bytesQueued() + b.stat().bytesQueued()).as("nothing lost or duplicated").isEqualTo(60000);

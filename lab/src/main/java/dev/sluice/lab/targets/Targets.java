@@ -12,6 +12,7 @@ import dev.sluice.policy.WaitDiscipline;
 import dev.sluice.policy.WakePolicy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -54,17 +55,8 @@ public final class Targets {
         }, KERNEL_ZERO_COPY);
     }
 
-    /** tee(2) between kernel pipes, and splice(2) into /dev/null opened once for the whole lab run. */
+    /** tee(2) between kernel pipes, and splice(2) into /dev/null, opened once for the whole lab run. */
     private static final PipeApiTarget.ZeroCopyCalls KERNEL_ZERO_COPY = new PipeApiTarget.ZeroCopyCalls() {
-        private KernelFile devNull;
-
-        private synchronized KernelFile devNull() throws IOException {
-            if (devNull == null) {
-                devNull = KernelFile.open(Path.of("/dev/null"), StandardOpenOption.WRITE);
-            }
-            return devNull;
-        }
-
         @Override
         public long tee(ReadEnd from, WriteEnd to, long max) throws IOException {
             return KernelSplice.tee(from, to, max, EnumSet.noneOf(KernelSplice.Flag.class));
@@ -72,7 +64,7 @@ public final class Targets {
 
         @Override
         public long discard(ReadEnd from, long max) throws IOException {
-            return KernelSplice.splice(from, devNull(), max, EnumSet.of(KernelSplice.Flag.MOVE));
+            return KernelSplice.splice(from, DevNull.FILE, max, EnumSet.of(KernelSplice.Flag.MOVE));
         }
 
         @Override
@@ -80,6 +72,19 @@ public final class Targets {
             return "zero-copy: tee(2), then splice(2) to /dev/null";
         }
     };
+
+    /** /dev/null for writing, opened when the tee workload first discards (the holder idiom: lazy, no lock). */
+    private static final class DevNull {
+        static final KernelFile FILE;
+
+        static {
+            try {
+                FILE = KernelFile.open(Path.of("/dev/null"), StandardOpenOption.WRITE);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot open /dev/null: " + e.getMessage(), e);
+            }
+        }
+    }
 
     public static String describe(String family) {
         return switch (family) {
