@@ -31,8 +31,10 @@ final class PingPong implements Workload {
 
     @Override
     public List<Param> params() {
+        // Quick preset: an idle 2-core VM takes ~60 µs a round trip (two wake-ups from idle), and the quick
+        // comparison runs it six times on six targets; 20 000 keeps ./sluice under three minutes.
         return List.of(
-                Param.of("loops", "round trips (perf bench sched pipe -l, default 1000000)", 1_000_000, 50_000),
+                Param.of("loops", "round trips (perf bench sched pipe -l, default 1000000)", 1_000_000, 20_000),
                 Param.of("size", "bytes per message (lat_pipe: 1; perf: a 4-byte int)", 1, 1));
     }
 
