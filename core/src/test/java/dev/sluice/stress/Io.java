@@ -5,12 +5,18 @@ import dev.sluice.Pipe;
 import dev.sluice.PipeTimeoutException;
 import dev.sluice.ReadEnd;
 import dev.sluice.WriteEnd;
+import dev.sluice.testing.BufferChecks;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
+
+import static dev.sluice.testing.BufferChecks.checkMoved;
+import static dev.sluice.testing.BufferChecks.consumed;
+import static dev.sluice.testing.BufferChecks.positions;
+import static dev.sluice.testing.BufferChecks.reported;
 
 /**
  * Blocking writes and reads that survive interrupts and timeouts, checking on the way what the pipe
@@ -88,53 +94,8 @@ final class Io {
             return direct.clear().limit(size);
         }
 
-        /** Splits {@code [off, off+len)} of {@code b} into 1..3 buffers (some may be empty), padded on both sides. */
         private ByteBuffer[] split(byte[] b, int off, int len) {
-            int parts = 1 + rnd.nextInt(3);
-            ByteBuffer[] bs = new ByteBuffer[parts + 2];
-            bs[0] = ByteBuffer.wrap(b, 0, 0);
-            bs[parts + 1] = ByteBuffer.wrap(b, 0, 0);
-            int at = off;
-            int end = off + len;
-            for (int i = 1; i <= parts; i++) {
-                int n = i == parts ? end - at : rnd.nextInt(end - at + 1);
-                bs[i] = ByteBuffer.wrap(b, at, n);
-                at += n;
-            }
-            return bs;
-        }
-
-        private static long consumed(ByteBuffer[] bs, int[] start) {
-            long sum = 0;
-            for (int i = 0; i < bs.length; i++) {
-                sum += bs[i].position() - start[i];
-            }
-            return sum;
-        }
-
-        private static int[] positions(ByteBuffer[] bs) {
-            int[] p = new int[bs.length];
-            for (int i = 0; i < bs.length; i++) {
-                p[i] = bs[i].position();
-            }
-            return p;
-        }
-
-        private static void checkMoved(String what, long moved, long reported) {
-            if (moved != reported) {
-                throw new AssertionError(what + ": buffers advanced by " + moved + " bytes but the call reported "
-                        + reported);
-            }
-        }
-
-        private static long reported(IOException e) {
-            if (e instanceof BrokenPipeException b) {
-                return b.bytesTransferred();
-            }
-            if (e instanceof InterruptedIOException i) {
-                return i.bytesTransferred;
-            }
-            return 0;
+            return BufferChecks.split(b, off, len, rnd);
         }
 
         /** One write call of {@code b[off..off+len)} through a random API shape. */
