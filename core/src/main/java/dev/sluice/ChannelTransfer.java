@@ -80,11 +80,11 @@ final class ChannelTransfer {
                 } finally {
                     a.lock();
                 }
+                wakeNextReader = a.exclusive && outcome == WaitQueue.Outcome.WOKEN; // passed on even if closed
                 if (in.closed) {
                     failure = new AsynchronousCloseException();
                     break;
                 }
-                wakeNextReader = a.exclusive && outcome == WaitQueue.Outcome.WOKEN;
             }
             if (failure == null && !eof && !a.ring.isEmpty()) {
                 PageRing ring = a.ring;
@@ -144,7 +144,7 @@ final class ChannelTransfer {
             a.wake(a.wrWait);
         }
         if (wakeNextReader) {
-            a.rdWait.wakeOne();
+            a.wakeNext(a.rdWait);
         }
         a.fireReadiness();
         if (failure != null) {

@@ -53,7 +53,10 @@ final class PipeCore extends PipePadAfter {
     final WaitQueue wrWait;
     final WakePolicy wakePolicy;
     final ReaderWakePolicy readerWakePolicy;
+    /** One waiter per wake-up, with the baton passed on (EXCLUSIVE and COALESCING). */
     final boolean exclusive;
+    /** No wake-up to a side while one to it is in flight (COALESCING). */
+    final boolean coalescing;
     final long spinNanos;
     private final PipeAccounting accounting;
     final boolean timestamps;
@@ -91,7 +94,8 @@ final class PipeCore extends PipePadAfter {
         this.lock = PipeLock.of(options.lockStrategy(), options.spinBeforeParkNanos());
         this.wakePolicy = options.wakePolicy();
         this.readerWakePolicy = options.readerWakePolicy();
-        this.exclusive = options.waitDiscipline() == WaitDiscipline.EXCLUSIVE;
+        this.exclusive = options.waitDiscipline() != WaitDiscipline.BROADCAST;
+        this.coalescing = options.waitDiscipline() == WaitDiscipline.COALESCING;
         this.spinNanos = options.spinBeforeParkNanos();
         this.rdWait = new WaitQueue(options.spinPolicy());
         this.wrWait = new WaitQueue(options.spinPolicy());
@@ -120,12 +124,30 @@ final class PipeCore extends PipePadAfter {
         lock.unlock();
     }
 
-    /** Wakes one waiter of {@code q}, or all of them under {@link WaitDiscipline#BROADCAST}. */
+    /**
+     * Wakes one waiter of {@code q}, all of them under {@link WaitDiscipline#BROADCAST}, or, under
+     * {@link WaitDiscipline#COALESCING}, one unless a thread woken earlier has yet to look. Called after the
+     * state change it announces has been published (the pipe's lock released).
+     */
     void wake(WaitQueue q) {
-        if (exclusive) {
+        if (coalescing) {
+            q.wakeOneUnlessInFlight();
+        } else if (exclusive) {
             q.wakeOne();
         } else {
             q.wakeAll();
+        }
+    }
+
+    /**
+     * Passes the baton ({@code wake_next_reader} / {@code wake_next_writer}): a woken thread that leaves data
+     * or room behind wakes the next waiter of its side, unless, coalescing, a wake-up is already in flight.
+     */
+    void wakeNext(WaitQueue q) {
+        if (coalescing) {
+            q.wakeOneUnlessInFlight();
+        } else {
+            q.wakeOne();
         }
     }
 
@@ -232,6 +254,9 @@ final class PipeCore extends PipePadAfter {
                         lock();
                     }
                     countWait(wrWait, outcome, ring.isFull() && readers != 0 && !end.closed);
+                    // Set before the closed check: a woken writer that gives up still passes on the room it
+                    // was woken for (under COALESCING a waker may have counted on it to look).
+                    wakeNextWriter = exclusive && outcome != WaitQueue.Outcome.SPUN;
                     if (end.closed) {
                         // The close of this handle came first, whatever happened to the readers since.
                         if (done == 0) {
@@ -241,7 +266,6 @@ final class PipeCore extends PipePadAfter {
                     }
                     wasEmpty = ring.isEmpty();
                     storedBeforeSleep = done;
-                    wakeNextWriter = exclusive && outcome != WaitQueue.Outcome.SPUN;
                 }
                 if (ring.isFull()) {
                     wakeNextWriter = false;
@@ -261,7 +285,7 @@ final class PipeCore extends PipePadAfter {
             wake(rdWait);
         }
         if (wakeNextWriter) {
-            wrWait.wakeOne();
+            wakeNext(wrWait);
         }
         fireReadiness();
         if (failure != null) {
@@ -365,12 +389,14 @@ final class PipeCore extends PipePadAfter {
                     lock();
                 }
                 countWait(rdWait, outcome, ring.isEmpty() && writers != 0 && !end.closed);
+                // Before the closed check, as in write: a reader that gives up passes on the data it was
+                // woken for.
+                wakeNextReader = exclusive && outcome != WaitQueue.Outcome.SPUN;
                 if (end.closed) {
                     failure = new AsynchronousCloseException();
                     break;
                 }
                 fullAtStart = ring.isFull();
-                wakeNextReader = exclusive && outcome != WaitQueue.Outcome.SPUN;
             }
             if (ring.isEmpty()) {
                 wakeNextReader = false;
@@ -392,7 +418,7 @@ final class PipeCore extends PipePadAfter {
             wake(wrWait);
         }
         if (wakeNextReader) {
-            rdWait.wakeOne();
+            wakeNext(rdWait);
         }
         fireReadiness();
         if (failure != null) {

@@ -43,6 +43,14 @@ public final class PipeOptions {
     /** The default {@link Builder#lockStrategy}. */
     public static final LockStrategy DEFAULT_LOCK_STRATEGY = LockStrategy.MUTEX;
     /**
+     * The default {@link Builder#waitDiscipline}: {@link WaitDiscipline#COALESCING}, Linux's exclusive waits
+     * without the repeated wake-ups a shared pipe sends while an earlier one is still in flight. Measured on
+     * the lab's jobserver (64 threads on one pipe, 200k tokens, 2-core VM): 0.025 s against 0.113 s for
+     * {@link WaitDiscipline#EXCLUSIVE} (82 against 17k wake-ups), where the kernel's own pipe took 0.55 s; on
+     * hackbench, pipe-bench and tee, where each pipe has one reader, no difference outside the noise.
+     */
+    public static final WaitDiscipline DEFAULT_WAIT_DISCIPLINE = WaitDiscipline.COALESCING;
+    /**
      * The default {@link Builder#spinBeforePark}: none, park at once, as the kernel does. Measured on a
      * 2-core virtual machine (JMH, full-and-freed, mutex; noisy): on an idle machine, where waking a parked
      * thread pays the CPU's idle exit, a 20 µs spin takes a 1-byte ping-pong on platform threads from about
@@ -379,7 +387,8 @@ public final class PipeOptions {
         }
 
         /**
-         * Whether a wake-up reaches one waiter or all. Default {@link WaitDiscipline#EXCLUSIVE}.
+         * Whether a wake-up reaches one waiter or all, and whether one is sent while another is in flight.
+         * Default {@link #DEFAULT_WAIT_DISCIPLINE}.
          *
          * @param discipline the discipline
          * @return this builder
@@ -473,7 +482,7 @@ public final class PipeOptions {
         static final ReaderWakePolicy READER_WAKE_POLICY =
                 parse("sluice.readerWakePolicy", ReaderWakePolicy.class, ReaderWakePolicy.ON_EMPTY);
         static final WaitDiscipline WAIT_DISCIPLINE =
-                parse("sluice.waitDiscipline", WaitDiscipline.class, WaitDiscipline.EXCLUSIVE);
+                parse("sluice.waitDiscipline", WaitDiscipline.class, DEFAULT_WAIT_DISCIPLINE);
         static final LockStrategy LOCK_STRATEGY =
                 parse("sluice.lockStrategy", LockStrategy.class, DEFAULT_LOCK_STRATEGY);
         static final long SPIN_BEFORE_PARK_NANOS = parseSpin(System.getProperty("sluice.spinBeforePark"));

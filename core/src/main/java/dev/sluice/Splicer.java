@@ -124,10 +124,10 @@ final class Splicer {
                 a.wake(a.wrWait);
             }
             if (passData) {
-                a.rdWait.wakeOne();
+                a.wakeNext(a.rdWait);
             }
             if (passRoom) {
-                b.wrWait.wakeOne();
+                b.wakeNext(b.wrWait);
             }
             a.fireReadiness();
             b.fireReadiness();
@@ -176,6 +176,13 @@ final class Splicer {
                 wokenForRoom = o == WaitQueue.Outcome.WOKEN;
             }
             if (in.closed || out.closed) {
+                // Leaving without looking: hand on what we were woken for (see WaitQueue.wakeOneUnlessInFlight).
+                if (wokenForData) {
+                    a.rdWait.wakeOne();
+                }
+                if (wokenForRoom) {
+                    b.wrWait.wakeOne();
+                }
                 throw new AsynchronousCloseException();
             }
         }
@@ -355,7 +362,7 @@ final class Splicer {
             b.wake(b.rdWait);
         }
         if (wakeNextWriter) {
-            b.wrWait.wakeOne();
+            b.wakeNext(b.wrWait);
         }
         b.fireReadiness();
         if (failure != null) {

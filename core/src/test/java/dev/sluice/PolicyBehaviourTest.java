@@ -156,7 +156,7 @@ class PolicyBehaviourTest {
             }
             p.writer().write(new byte[] {42}); // empty -> non-empty
             long sent = p.counters().readerWakeups();
-            assertThat(sent).as(d.toString()).isEqualTo(d == WaitDiscipline.EXCLUSIVE ? 1 : readers);
+            assertThat(sent).as(d.toString()).isEqualTo(d == WaitDiscipline.BROADCAST ? readers : 1);
             p.writer().write(new byte[] {1, 2, 3}); // let the others finish
             for (Running<byte[]> r : rs) {
                 assertThat(r.join()).hasSize(1);

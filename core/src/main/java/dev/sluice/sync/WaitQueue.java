@@ -34,9 +34,12 @@ public final class WaitQueue {
     public enum Outcome {
         /** The condition held while the thread spun, before it ever queued or parked. */
         SPUN,
-        /** The condition held (whether or not a wake-up came). */
+        /** The condition held, and no waker had picked this thread. */
         READY,
-        /** A waker picked this thread; the condition may not hold any more by the time it looks. */
+        /**
+         * A waker picked this thread (whether or not the condition holds; it may not any more by the time
+         * the thread looks). Such a thread must look, or wake another waiter.
+         */
         WOKEN,
         /** The thread's interrupt status is set; it is left set. */
         INTERRUPTED,
@@ -64,6 +67,11 @@ public final class WaitQueue {
     private Waiter free;
     /** Queued waiters; read without the lock so that a waker with nobody to wake pays one load. */
     private volatile int queued;
+    /**
+     * Wake-ups in flight: threads this queue woke that have not yet returned from {@link #await}. Changed
+     * under the lock, read without it by {@link #wakeOneUnlessInFlight()}.
+     */
+    private volatile int inFlight;
     /** The head waiter's tag, published for {@link #firstTag()}. */
     private volatile int firstTag;
     // Written under this queue's lock; read without it (a racy but untorn snapshot of a long on 64-bit
@@ -173,11 +181,13 @@ public final class WaitQueue {
 
     private static Outcome parkUntil(Waiter w, BooleanSupplier ready, long deadlineNanos) {
         for (;;) {
-            if (ready.getAsBoolean()) {
-                return Outcome.READY;
-            }
+            // Woken first: a thread a waker picked must know it (to pass the baton on, and under COALESCING
+            // because a waker may have counted on it), even though the condition usually holds by then too.
             if (w.woken) {
                 return Outcome.WOKEN;
+            }
+            if (ready.getAsBoolean()) {
+                return Outcome.READY;
             }
             if (Thread.currentThread().isInterrupted()) {
                 return Outcome.INTERRUPTED;
@@ -245,6 +255,10 @@ public final class WaitQueue {
         lock.lock();
         try {
             boolean wasWoken = w.woken;
+            if (wasWoken) {
+                // Before any hand-on below: the wake-up that replaces this one must count from its own start.
+                inFlight--;
+            }
             if (w.queued) {
                 unlink(w);
             }
@@ -295,6 +309,7 @@ public final class WaitQueue {
             w.woken = true;
             t = w.thread;
             wakeups++;
+            inFlight++;
         } finally {
             lock.unlock();
         }
@@ -320,10 +335,40 @@ public final class WaitQueue {
                 n++;
             }
             wakeups += n;
+            inFlight += n;
         } finally {
             lock.unlock();
         }
         return n;
+    }
+
+    /**
+     * Wakes the longest-waiting thread unless a thread this queue woke earlier has not yet returned from
+     * {@link #await}: the wake-up discipline {@code COALESCING}.
+     *
+     * <p>Why skipping is safe: the in-flight count is lowered when a woken thread returns from
+     * {@code await}, before it looks at the state it waits for. A waker that changed that state (under the
+     * lock that guards it, released before this call) and then sees a wake-up in flight knows that some woken
+     * thread will take that lock after the change and so will see it, <em>provided</em> that every thread
+     * this queue wakes, once {@code await} returns, either re-examines the guarded state under its lock or
+     * wakes another waiter instead. The pipe's read and write loops re-examine the ring after every wait; a
+     * thread that gives up without looking (its handle was closed) passes the wake-up on. A waiter that is
+     * picked while it is leaving with an interrupt or timeout already passes it on here.
+     *
+     * <p>Two wakers racing may both find nothing in flight and both wake: a spare wake-up, never a lost one.
+     *
+     * @return how many threads were woken (0 or 1)
+     */
+    public int wakeOneUnlessInFlight() {
+        if (inFlight != 0) {
+            return 0;
+        }
+        return wakeOne();
+    }
+
+    /** @return whether a thread this queue woke has yet to return from {@link #await} (racy; for tests) */
+    public boolean wakeInFlight() {
+        return inFlight != 0;
     }
 
     /** @return wake-ups delivered since the last reset */

@@ -136,4 +136,72 @@ class WaitQueueTest {
         waiter.join(Duration.ofSeconds(30));
         assertThat(waiter.isAlive()).as("waiter stranded: a wake-up was lost").isFalse();
     }
+
+    /**
+     * COALESCING's building block, driven step by step: a woken thread counts as in flight until its wait
+     * returns, and {@code wakeOneUnlessInFlight} sends nothing meanwhile. The first waiter is held inside its
+     * condition (after it queued, before it could return), so the in-flight window is open for as long as
+     * the test needs.
+     */
+    @ParameterizedTest(name = "virtual={0}")
+    @ValueSource(booleans = {false, true})
+    void noSecondWakeUpWhileOneIsInFlight(boolean virtual) throws Exception {
+        WaitQueue q = new WaitQueue();
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        AtomicBoolean gate = new AtomicBoolean(); // spun on, not parked on: parking would eat the wake-up's permit
+        AtomicReference<WaitQueue.Outcome> first = new AtomicReference<>();
+        AtomicBoolean held = new AtomicBoolean();
+        Thread t1 = start(virtual, () -> first.set(q.await(() -> {
+            if (held.compareAndSet(false, true)) {
+                entered.countDown();
+                while (!gate.get()) {
+                    Thread.onSpinWait(); // queued, and kept from returning
+                }
+            }
+            return false;
+        }, 0)));
+        entered.await();
+        assertThat(q.wakeInFlight()).isFalse();
+        assertThat(q.wakeOne()).as("picks the held thread").isEqualTo(1);
+        assertThat(q.wakeInFlight()).isTrue();
+
+        AtomicReference<WaitQueue.Outcome> second = new AtomicReference<>();
+        Thread t2 = start(virtual, () -> second.set(q.await(() -> false, 0)));
+        awaitParked(t2);
+        assertThat(q.wakeOneUnlessInFlight()).as("a wake-up is in flight").isZero();
+        assertThat(q.wakeups()).isEqualTo(1);
+        assertThat(second.get()).isNull();
+
+        gate.set(true);
+        t1.join();
+        assertThat(first.get()).as("a picked thread reports it, condition or not").isEqualTo(WaitQueue.Outcome.WOKEN);
+        assertThat(q.wakeInFlight()).as("its wait returned").isFalse();
+        assertThat(q.wakeOneUnlessInFlight()).isEqualTo(1);
+        t2.join();
+        assertThat(second.get()).isEqualTo(WaitQueue.Outcome.WOKEN);
+        assertThat(q.wakeInFlight()).isFalse();
+        assertThat(q.hasWaiters()).isFalse();
+    }
+
+    /** wakeAll counts every thread it woke as in flight, and each one's return lowers the count. */
+    @ParameterizedTest(name = "virtual={0}")
+    @ValueSource(booleans = {false, true})
+    void everyThreadWokenByWakeAllIsInFlightUntilItReturns(boolean virtual) throws Exception {
+        WaitQueue q = new WaitQueue();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Thread t = start(virtual, () -> q.await(() -> false, 0));
+            awaitParked(t);
+            threads.add(t);
+        }
+        assertThat(q.wakeAll()).isEqualTo(3);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(q.wakeInFlight()).isFalse();
+        Thread late = start(virtual, () -> q.await(() -> false, 0));
+        awaitParked(late);
+        assertThat(q.wakeOneUnlessInFlight()).as("nothing left in flight").isEqualTo(1);
+        late.join();
+    }
 }

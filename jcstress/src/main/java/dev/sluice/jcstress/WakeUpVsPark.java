@@ -5,7 +5,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import dev.sluice.Pipe;
 import dev.sluice.PipeOptions;
+import dev.sluice.ReadEnd;
+import dev.sluice.WriteEnd;
 import dev.sluice.policy.LockStrategy;
+import dev.sluice.policy.WaitDiscipline;
 import dev.sluice.policy.WakePolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -108,6 +111,91 @@ public class WakeUpVsPark {
         @Signal
         public void signal() {
             read(p, 4096);
+        }
+    }
+
+    private static Pipe coalescing() {
+        return Pipe.open(PipeOptions.builder().waitDiscipline(WaitDiscipline.COALESCING)
+                .spinBeforePark(Duration.ZERO).capacity(4096).wakePolicy(WakePolicy.FULL_AND_FREED).build());
+    }
+
+    /**
+     * COALESCING skips a wake-up while an earlier one is in flight. The signal wakes the blocked reader with a
+     * byte, tries to take that byte back itself (the jobserver's writer reading its own token), and writes
+     * another: that second write may find the first wake-up still in flight and send none. Whatever the
+     * timing, the reader must end up with a byte.
+     */
+    @JCStressTest(Mode.Termination)
+    @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "The reader got a byte.")
+    @Outcome(id = "STALE", expect = FORBIDDEN, desc = "Lost wake-up: a coalesced wake-up left the reader asleep beside data.")
+    @State
+    public static class ReaderCoalescing {
+        final Pipe p = coalescing();
+        final ReadEnd thief;
+
+        {
+            try {
+                thief = p.reader().dup();
+                thief.setNonBlocking(true);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Actor
+        public void actor() {
+            read(p, 1);
+        }
+
+        @Signal
+        public void signal() {
+            try {
+                p.writer().write(new byte[1]);
+                thief.read(new byte[1]);
+                p.writer().write(new byte[1]);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /**
+     * The same on the writer's side: the signal frees the only slot of a full one-page pipe (waking the
+     * blocked writer), fills it again itself through a nonblocking handle, then frees it once more.
+     */
+    @JCStressTest(Mode.Termination)
+    @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "The writer stored its byte.")
+    @Outcome(id = "STALE", expect = FORBIDDEN, desc = "Lost wake-up: a coalesced wake-up left the writer asleep beside room.")
+    @State
+    public static class WriterCoalescing {
+        final Pipe p = coalescing();
+        final WriteEnd thief;
+
+        {
+            write(p, 4096);
+            try {
+                thief = p.writer().dup();
+                thief.setNonBlocking(true);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Actor
+        public void actor() {
+            write(p, 1);
+        }
+
+        @Signal
+        public void signal() {
+            try {
+                read(p, 4096);
+                thief.write(new byte[4096]);
+                byte[] b = new byte[4096];
+                p.reader().read(b); // whatever is there: the thief's page, or the actor's byte
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.lab;
 
+import dev.sluice.PipeOptions;
 import dev.sluice.lab.measure.Rusage;
 import dev.sluice.lab.report.Html;
 import dev.sluice.lab.report.Results;
@@ -291,7 +292,7 @@ public final class Lab implements Callable<Integer> {
                 List<Target> ts = new ArrayList<>(targets);
                 // Oleg's test is about the per-call clock: show Sluice with timestamps on beside the default.
                 if (w.name().equals("nonblock") && c.targets == null) {
-                    ts.add(1, SluiceTarget.of(WakePolicy.FULL_AND_FREED, WaitDiscipline.EXCLUSIVE, LockStrategy.MUTEX, true));
+                    ts.add(1, SluiceTarget.of(PipeOptions.DEFAULT_WAKE_POLICY, PipeOptions.DEFAULT_WAIT_DISCIPLINE, PipeOptions.DEFAULT_LOCK_STRATEGY, true));
                 }
                 plans.addAll(Runner.plan(w, params(w, c.quick, List.of()), ts, c.threadKinds()));
             }

@@ -27,7 +27,7 @@ public final class SluiceTarget {
 
     /**
      * @param policy     when a reader wakes a writer
-     * @param discipline exclusive or broadcast waits
+     * @param discipline exclusive, broadcast or coalescing waits
      * @param lock       mutex or spin lock
      * @param timestamps keep access/modification times on every call (FIFO-like)
      */
@@ -42,7 +42,7 @@ public final class SluiceTarget {
         if (policy != PipeOptions.DEFAULT_WAKE_POLICY) {
             diff.add(policy.alias());
         }
-        if (discipline != WaitDiscipline.EXCLUSIVE) {
+        if (discipline != PipeOptions.DEFAULT_WAIT_DISCIPLINE) {
             diff.add(discipline.alias());
         }
         if (lock != PipeOptions.DEFAULT_LOCK_STRATEGY) {
@@ -110,6 +110,6 @@ public final class SluiceTarget {
 
     /** @return Sluice with every setting at its documented default */
     public static Target defaults() {
-        return of(PipeOptions.DEFAULT_WAKE_POLICY, WaitDiscipline.EXCLUSIVE, PipeOptions.DEFAULT_LOCK_STRATEGY, false);
+        return of(PipeOptions.DEFAULT_WAKE_POLICY, PipeOptions.DEFAULT_WAIT_DISCIPLINE, PipeOptions.DEFAULT_LOCK_STRATEGY, false);
     }
 }
