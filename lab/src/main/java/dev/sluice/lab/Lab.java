@@ -100,13 +100,14 @@ public final class Lab implements Callable<Integer> {
         @Option(names = "--policy", paramLabel = "P", split = ",",
                 description = "Sluice wake policies: always, half-empty, full-at-start, full-and-freed, adaptive, or all "
                         + "(default: full-and-freed)")
-        List<String> policies = List.of("full-and-freed");
+        List<String> policies = List.of(PipeOptions.DEFAULT_WAKE_POLICY.alias());
         @Option(names = "--wait", paramLabel = "W", split = ",",
-                description = "Sluice wait disciplines: exclusive, broadcast (default exclusive)")
-        List<String> waits = List.of("exclusive");
+                description = "Sluice wait disciplines: coalescing, exclusive, broadcast, or all (default: the library's, "
+                        + "coalescing)")
+        List<String> waits = List.of(PipeOptions.DEFAULT_WAIT_DISCIPLINE.alias());
         @Option(names = "--lock", paramLabel = "L", split = ",",
                 description = "Sluice lock strategies: mutex, spin (default mutex)")
-        List<String> locks = List.of("mutex");
+        List<String> locks = List.of(PipeOptions.DEFAULT_LOCK_STRATEGY.alias());
         @Option(names = "--timestamps", paramLabel = "on|off", split = ",",
                 description = "Sluice keeps a/m times on every call (default off, as anonymous pipes since Linux 6.15)")
         List<String> timestamps = List.of("off");
@@ -231,12 +232,14 @@ public final class Lab implements Callable<Integer> {
             }
             out.println("Targets (--target):");
             for (String f : Targets.FAMILIES) {
-                Target t = Targets.resolve(List.of(f), List.of("full-and-freed"), List.of("exclusive"), List.of("mutex"),
+                Target t = Targets.resolve(List.of(f), List.of(PipeOptions.DEFAULT_WAKE_POLICY.alias()),
+                        List.of(PipeOptions.DEFAULT_WAIT_DISCIPLINE.alias()), List.of(PipeOptions.DEFAULT_LOCK_STRATEGY.alias()),
                         List.of("off")).get(0);
                 out.printf("  %-10s %s%s%n", f, Targets.describe(f), t.unavailable().map(w -> " [n/a: " + w + "]").orElse(""));
             }
             out.println("Sluice settings: --policy " + String.join(",", Arrays.stream(WakePolicy.values()).map(WakePolicy::alias).toList())
-                    + " | --wait exclusive,broadcast | --lock mutex,spin | --timestamps on,off");
+                    + " | --wait " + String.join(",", Arrays.stream(WaitDiscipline.values()).map(WaitDiscipline::alias).toList())
+                    + " | --lock mutex,spin | --timestamps on,off");
             out.println("Threads: --threads platform,virtual");
             return 0;
         }
