@@ -33,7 +33,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** The lab's command line: {@code list}, {@code run}, {@code compare}, {@code report}. */
-@Command(name = "lab", mixinStandardHelpOptions = true, version = "sluice lab, results schema v" + Results.VERSION,
+// INHERIT hands -h/--help and -V/--version to every subcommand, so a new subcommand cannot forget them.
+@Command(name = "lab", scope = CommandLine.ScopeType.INHERIT, mixinStandardHelpOptions = true,
+        version = "sluice lab, results schema v" + Results.VERSION,
         description = "Runs the kernel list's pipe workloads on Sluice, kernel, JDK and Okio pipes and prints the "
                 + "comparison the way the kernel list does.",
         subcommands = {Lab.ListCmd.class, Lab.RunCmd.class, Lab.CompareCmd.class, Lab.ReportCmd.class})
@@ -62,6 +64,7 @@ public final class Lab implements Callable<Integer> {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.getSubcommands().get("run").getCommandSpec().usageMessage().footer(RunCmd.footer());
         // Bad values found after parsing (unknown workload, policy, target ...) read like parse errors: the
         // message and a pointer to --help, never a stack trace.
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -101,8 +104,8 @@ public final class Lab implements Callable<Integer> {
                 description = "Sluice wake policies: always, half-empty, full-at-start, full-and-freed, adaptive, or all "
                         + "(default: full-and-freed)")
         List<String> policies = List.of(PipeOptions.DEFAULT_WAKE_POLICY.alias());
-        @Option(names = "--wait", paramLabel = "W", split = ",",
-                description = "Sluice wait disciplines: coalescing, exclusive, broadcast, or all (default: the library's, "
+        @Option(names = "--wait", paramLabel = "W", split = ",", completionCandidates = WaitNames.class,
+                description = "Sluice wait disciplines: ${COMPLETION-CANDIDATES}, or all (default: the library's, "
                         + "coalescing)")
         List<String> waits = List.of(PipeOptions.DEFAULT_WAIT_DISCIPLINE.alias());
         @Option(names = "--lock", paramLabel = "L", split = ",",
@@ -215,6 +218,22 @@ public final class Lab implements Callable<Integer> {
         }
     }
 
+    /** The wait disciplines core has, for --wait's help: read from the enum so a new one shows up by itself. */
+    static final class WaitNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Arrays.stream(WaitDiscipline.values()).map(WaitDiscipline::alias).iterator();
+        }
+    }
+
+    /** The workload names, for run's help. */
+    static final class WorkloadNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Workloads.all().stream().map(Workload::name).iterator();
+        }
+    }
+
     @Command(name = "list", description = "Lists workloads with their parameters and defaults, and the targets.")
     static final class ListCmd implements Callable<Integer> {
         @Spec
@@ -238,8 +257,7 @@ public final class Lab implements Callable<Integer> {
                 out.printf("  %-10s %s%s%n", f, Targets.describe(f), t.unavailable().map(w -> " [n/a: " + w + "]").orElse(""));
             }
             out.println("Sluice settings: --policy " + String.join(",", Arrays.stream(WakePolicy.values()).map(WakePolicy::alias).toList())
-                    + " | --wait " + String.join(",", Arrays.stream(WaitDiscipline.values()).map(WaitDiscipline::alias).toList())
-                    + " | --lock mutex,spin | --timestamps on,off");
+                    + " | --wait " + String.join(",", new WaitNames()) + " | --lock mutex,spin | --timestamps on,off");
             out.println("Threads: --threads platform,virtual");
             return 0;
         }
@@ -249,12 +267,14 @@ public final class Lab implements Callable<Integer> {
         }
     }
 
-    @Command(name = "run", description = "Runs one workload on the chosen targets. Workload parameters are options: "
-            + "lab run hackbench --groups 2 --loops 1000 (comma-separated values run every combination).")
+    @Command(name = "run", description = "Runs workloads on the chosen targets. Workload parameters are options: "
+            + "lab run hackbench --groups 2 --loops 1000 (comma-separated values run every combination). Several "
+            + "workloads (lab run pipen,tee) run their repetitions interleaved, one table each, like compare.")
     static final class RunCmd implements Callable<Integer> {
         @Spec
         CommandLine.Model.CommandSpec spec;
-        @Parameters(index = "0", paramLabel = "WORKLOAD", description = "hackbench, pingpong, jobserver, nonblock, pipebench, pipen, tee")
+        @Parameters(index = "0", paramLabel = "WORKLOAD[,WORKLOAD...]", completionCandidates = WorkloadNames.class,
+                description = "${COMPLETION-CANDIDATES}")
         String workload;
         @CommandLine.Mixin
         Common c = new Common();
@@ -263,13 +283,34 @@ public final class Lab implements Callable<Integer> {
 
         @Override
         public Integer call() throws IOException {
-            Workload w = Workloads.byName(workload);
-            Map<String, List<Long>> values = params(w, c.quick, rest);
+            List<Workload> ws = split(List.of(workload)).stream().map(n -> n.toLowerCase(java.util.Locale.ROOT))
+                    .distinct().map(Workloads::byName).toList();
+            if (ws.isEmpty()) {
+                throw new IllegalArgumentException("no workload named; choose from " + String.join(", ", new WorkloadNames()));
+            }
+            List<Map<String, List<Long>>> values = params(ws, c.quick, rest);
             List<Target> targets = c.resolveTargets(List.of("sluice"));
             c.baseline(targets); // a bad --baseline fails now, not after the runs
-            List<Runner.Plan> plans = Runner.plan(w, values, targets, c.threadKinds());
+            List<Runner.Plan> plans = new ArrayList<>();
+            for (int i = 0; i < ws.size(); i++) {
+                plans.addAll(Runner.plan(ws.get(i), values.get(i), targets, c.threadKinds()));
+            }
+            // One Runner for all of them, so the repetitions interleave across workloads as in compare.
             List<Run> runs = new Runner(c.warmup, c.reps, c.progress(spec.commandLine().getErr())).run(plans);
             return c.finish(spec.commandLine().getOut(), spec.commandLine().getErr(), command("run", workload), targets, runs);
+        }
+
+        /**
+         * The workload parameters, for the help: they are not picocli options (each workload has its own), so
+         * picocli cannot list them by itself.
+         */
+        static String footer() {
+            StringBuilder sb = new StringBuilder("%nWorkload parameters (lab list gives the defaults and the --quick preset):%n");
+            for (Workload w : Workloads.all()) {
+                sb.append(String.format("  %-10s %s%%n", w.name(),
+                        String.join(" ", w.params().stream().map(p -> "--" + p.name()).toList())));
+            }
+            return sb.toString();
         }
     }
 
@@ -350,10 +391,15 @@ public final class Lab implements Callable<Integer> {
      * {@code --name=v1,v2} options the common options did not claim.
      */
     static Map<String, List<Long>> params(Workload w, boolean quick, List<String> args) {
-        Map<String, List<Long>> values = new LinkedHashMap<>();
-        for (Param p : w.params()) {
-            values.put(p.name(), quick ? p.quick() : p.defaults());
-        }
+        return params(List.of(w), quick, args).get(0);
+    }
+
+    /**
+     * The same for several workloads, one map each: an option goes to every workload that has a parameter of
+     * that name, and must belong to at least one of them.
+     */
+    static List<Map<String, List<Long>>> params(List<Workload> ws, boolean quick, List<String> args) {
+        Map<String, List<Long>> given = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (!a.startsWith("--")) {
@@ -371,17 +417,28 @@ public final class Lab implements Callable<Integer> {
                 throw new IllegalArgumentException("option --" + name + " needs a value");
             }
             String n = name;
-            if (w.params().stream().noneMatch(p -> p.name().equals(n))) {
-                throw new IllegalArgumentException("unknown option --" + name + " for " + w.name() + "; its parameters are "
-                        + String.join(", ", w.params().stream().map(p -> "--" + p.name()).toList()));
+            if (ws.stream().noneMatch(w -> w.params().stream().anyMatch(p -> p.name().equals(n)))) {
+                throw new IllegalArgumentException("unknown option --" + name + " for "
+                        + String.join(", ", ws.stream().map(Workload::name).toList())
+                        + (ws.size() == 1 ? "; its parameters are " : "; their parameters are ")
+                        + String.join(", ", ws.stream().flatMap(w -> w.params().stream()).map(p -> "--" + p.name())
+                        .distinct().toList()));
             }
             List<Long> vs = new ArrayList<>();
             for (String s : value.split(",")) {
                 vs.add(parseSize(name, s.trim()));
             }
-            values.put(name, vs);
+            given.put(name, vs);
         }
-        return values;
+        List<Map<String, List<Long>>> out = new ArrayList<>();
+        for (Workload w : ws) {
+            Map<String, List<Long>> values = new LinkedHashMap<>();
+            for (Param p : w.params()) {
+                values.put(p.name(), given.getOrDefault(p.name(), quick ? p.quick() : p.defaults()));
+            }
+            out.add(values);
+        }
+        return out;
     }
 
     /** A number, optionally with k, m or g (binary: 64k = 65536). */

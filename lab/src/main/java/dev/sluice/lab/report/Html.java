@@ -80,6 +80,7 @@ public final class Html {
             h.append(percentiles(runs, rows, cols));
             h.append(bars("context switches per run (voluntary + involuntary, whole process)", rows, cols, cs, Tables::count));
             h.append(table(runs, rows, cols, base));
+            h.append(medianTable(runs, rows, cols, base));
             h.append(counters(runs));
             Set<String> notes = new LinkedHashSet<>();
             runs.stream().filter(x -> !x.ok()).forEach(x -> notes.add(x.target() + " " + x.status() + ": " + x.reason()));
@@ -119,6 +120,49 @@ public final class Html {
                             .append("<br><small>cs ").append(Tables.count(Tables.mean(x, "voluntaryCs"))).append('/')
                             .append(Tables.count(Tables.mean(x, "involuntaryCs"))).append("</small></td>");
                 }
+            }
+            h.append("</tr>");
+        }
+        return h.append("</table>\n").toString();
+    }
+
+    /**
+     * The terminal's median view as one table: per cell the median and its better-by against the baseline,
+     * the best median in bold, and under every other cell how it stands against the best.
+     */
+    private static String medianTable(List<Run> runs, List<String> rows, List<String> cols, String base) {
+        List<Tables.MedianRow> medians = Tables.medianRows(runs, cols, rows, base);
+        if (medians.isEmpty()) {
+            return "";
+        }
+        StringBuilder h = new StringBuilder("<p>Medians: ×better-by against ").append(esc(base))
+                .append(" (above 1 is better) with a 95&nbsp;% bootstrap interval; the best median in bold, and under ")
+                .append("each other cell its better-by against the best and whether it is more than ")
+                .append(Math.round(Tables.TOLERANCE * 100)).append("&nbsp;% behind it beyond noise.</p>\n");
+        h.append("<table><tr><th>case</th>");
+        cols.forEach(c -> h.append("<th>").append(esc(c)).append("</th>"));
+        h.append("</tr>");
+        for (Tables.MedianRow m : medians) {
+            h.append("<tr><td>").append(esc(m.row())).append("</td>");
+            for (String c : cols) {
+                Run x = Tables.find(runs, m.row(), c);
+                if (x == null || !x.ok()) {
+                    h.append("<td class=\"na\">").append(x == null ? "" : esc(x.status())).append("</td>");
+                    continue;
+                }
+                String median = Tables.num(m.medians().get(c));
+                h.append("<td>").append(c.equals(m.best()) ? "<b>" + median + "</b>" : median).append(' ')
+                        .append(c.equals(base) ? "(baseline)" : esc(Tables.ratio(m.vsBaseline().get(c))));
+                Bootstrap.Ratio vsBest = m.vsBest().get(c);
+                if (c.equals(m.best())) {
+                    h.append("<br><small>best</small>");
+                } else if (vsBest != null && vsBest.defined()) {
+                    Bootstrap.Verdict v = vsBest.verdict(Tables.TOLERANCE);
+                    h.append("<br><small>vs best ").append(esc(Tables.ratio(vsBest))).append(" <span class=\"")
+                            .append(v == Bootstrap.Verdict.BEHIND ? "bad" : v == Bootstrap.Verdict.WITHIN ? "good" : "")
+                            .append("\">").append(esc(v.words(Tables.TOLERANCE))).append("</span></small>");
+                }
+                h.append("</td>");
             }
             h.append("</tr>");
         }

@@ -114,11 +114,7 @@ public final class Tables {
             out.append(String.format("%n%s: %s (%s), %s; value[pct imp vs %s](CV), mean of %d reps%n", e.getKey(),
                     first.metric(), first.unit(), first.lowerIsBetter() ? "lower is better" : "higher is better",
                     base, results.reps()));
-            List<List<String>> table = new ArrayList<>();
-            List<String> header = new ArrayList<>();
-            header.add("case");
-            header.addAll(cols);
-            table.add(header);
+            List<List<String>> table = withHeader(cols);
             for (String row : rows) {
                 List<String> line = new ArrayList<>();
                 line.add(row);
@@ -131,21 +127,15 @@ public final class Tables {
                 table.add(line);
             }
             out.append(render(table));
+            out.append(medianTable(e.getKey(), runs, cols, rows, base));
             out.append(String.format("%s: context switches per run, voluntary/involuntary (whole process)%n", e.getKey()));
-            List<List<String>> cs = new ArrayList<>();
-            cs.add(header);
+            List<List<String>> cs = withHeader(cols);
             for (String row : rows) {
                 List<String> line = new ArrayList<>();
                 line.add(row);
                 for (String c : cols) {
-                    Run r = find(runs, row, c);
-                    if (r == null) {
-                        line.add("");
-                    } else if (!r.ok()) {
-                        line.add(r.status());
-                    } else {
-                        line.add(count(mean(r, "voluntaryCs")) + "/" + count(mean(r, "involuntaryCs")));
-                    }
+                    line.add(ifRan(find(runs, row, c),
+                            r -> count(mean(r, "voluntaryCs")) + "/" + count(mean(r, "involuntaryCs"))));
                 }
                 cs.add(line);
             }
@@ -168,6 +158,112 @@ public final class Tables {
             footnotes.forEach((k, v) -> out.append(String.format("[%s] %s%n", v, k)));
         }
         return out.toString();
+    }
+
+    /** How far behind the best still counts as "as good": the team's "within 3 %" question. */
+    public static final double TOLERANCE = 0.03;
+
+    /**
+     * The median view under the mean table: per cell the median and its better-by against the baseline with a
+     * 95 % bootstrap interval, the best median in each row starred, then a line per row saying, for every
+     * other target, whether it is resolvably more than {@link #TOLERANCE} behind the best. Empty with fewer
+     * than {@link Bootstrap#MIN_REPS} repetitions.
+     */
+    static String medianTable(String workload, List<Run> runs, List<String> cols, List<String> rows, String base) {
+        List<MedianRow> medians = medianRows(runs, cols, rows, base);
+        if (medians.isEmpty()) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(String.format(
+                "%s: median ×better-by vs %s (above 1 is better) [95%% bootstrap interval], %d reps; * best median%n",
+                workload, base, runs.stream().filter(Run::ok).mapToInt(r -> r.reps().size()).min().orElse(0)));
+        List<List<String>> table = withHeader(cols);
+        for (MedianRow m : medians) {
+            List<String> line = new ArrayList<>();
+            line.add(m.row());
+            for (String c : cols) {
+                line.add(ifRan(find(runs, m.row(), c), r -> (c.equals(m.best()) ? "*" : "") + num(m.medians().get(c))
+                        + " " + (c.equals(base) ? "(baseline)" : ratio(m.vsBaseline().get(c)))));
+            }
+            table.add(line);
+        }
+        out.append(render(table));
+        for (MedianRow m : medians) {
+            List<String> verdicts = new ArrayList<>();
+            m.vsBest().forEach((c, r) -> {
+                if (r.defined()) {
+                    verdicts.add(c + " " + ratio(r) + " " + r.verdict(TOLERANCE).words(TOLERANCE));
+                }
+            });
+            if (!verdicts.isEmpty()) {
+                out.append(String.format("  %s, against the best (%s): %s%n", m.row().trim(), m.best(),
+                        String.join("; ", verdicts)));
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * One row of the median view.
+     *
+     * @param medians    each ok target's median of the compared metric
+     * @param vsBaseline every other ok target's better-by against the baseline (NaN where the baseline is not ok)
+     * @param best       the target with the best median, or null if none is ok
+     * @param vsBest     every other ok target's better-by against the best (so at most 1 at the point)
+     */
+    record MedianRow(String row, Map<String, Double> medians, Map<String, Bootstrap.Ratio> vsBaseline, String best,
+                     Map<String, Bootstrap.Ratio> vsBest) {
+    }
+
+    /** The median view of a workload's runs, or nothing if any ok run has too few repetitions. */
+    static List<MedianRow> medianRows(List<Run> runs, List<String> cols, List<String> rows, String base) {
+        if (runs.stream().noneMatch(Run::ok)
+                || runs.stream().anyMatch(r -> r.ok() && r.reps().size() < Bootstrap.MIN_REPS)) {
+            return List.of();
+        }
+        List<MedianRow> out = new ArrayList<>();
+        for (String row : rows) {
+            Map<String, double[]> samples = new LinkedHashMap<>();
+            for (String c : cols) {
+                Run r = find(runs, row, c);
+                if (r != null && r.ok()) {
+                    samples.put(c, samples(r));
+                }
+            }
+            boolean lower = runs.get(0).lowerIsBetter();
+            Map<String, Double> medians = new LinkedHashMap<>();
+            samples.forEach((c, v) -> medians.put(c, Bootstrap.median(v)));
+            String best = null;
+            for (Map.Entry<String, Double> m : medians.entrySet()) {
+                if (best == null || (lower ? m.getValue() < medians.get(best) : m.getValue() > medians.get(best))) {
+                    best = m.getKey();
+                }
+            }
+            Map<String, Bootstrap.Ratio> vsBaseline = new LinkedHashMap<>();
+            Map<String, Bootstrap.Ratio> vsBest = new LinkedHashMap<>();
+            double[] baseSamples = samples.getOrDefault(base, new double[0]);
+            for (Map.Entry<String, double[]> s : samples.entrySet()) {
+                if (!s.getKey().equals(base)) {
+                    vsBaseline.put(s.getKey(), Bootstrap.betterBy(baseSamples, s.getValue(), lower));
+                }
+                if (!s.getKey().equals(best)) {
+                    vsBest.put(s.getKey(), Bootstrap.betterBy(samples.get(best), s.getValue(), lower));
+                }
+            }
+            out.add(new MedianRow(row, medians, vsBaseline, best, vsBest));
+        }
+        return out;
+    }
+
+    /** A run's compared metric, one value per repetition. */
+    static double[] samples(Run r) {
+        return r.reps().stream().map(rep -> rep.metrics().get(r.metric())).filter(java.util.Objects::nonNull)
+                .mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** {@code ×1.064 [0.991, 1.142]}, or {@code ×-} where there is no ratio. */
+    static String ratio(Bootstrap.Ratio r) {
+        return r.defined() ? String.format(Locale.ROOT, "×%.3f [%.3f, %.3f]", r.ratio(), r.lo(), r.hi()) : "×-";
     }
 
     static double mean(Run r, String key) {
@@ -193,6 +289,21 @@ public final class Tables {
         String pct = Double.isNaN(base) ? "   -   " : String.format(Locale.ROOT, "%6.2f%%",
                 improvement(base, v, r.lowerIsBetter()));
         return String.format(Locale.ROOT, "%s[%s](%4.1f%%)", num(v), pct, cv(r, r.metric()) * 100);
+    }
+
+    /** A new table holding its header row: "case", then the targets. */
+    private static List<List<String>> withHeader(List<String> cols) {
+        List<String> header = new ArrayList<>();
+        header.add("case");
+        header.addAll(cols);
+        List<List<String>> table = new ArrayList<>();
+        table.add(header);
+        return table;
+    }
+
+    /** Empty where the target has no such case, its status where it did not run, else {@code ok}'s text. */
+    private static String ifRan(Run r, java.util.function.Function<Run, String> ok) {
+        return r == null ? "" : r.ok() ? ok.apply(r) : r.status();
     }
 
     /** Left-aligns the first column and right-aligns the others. */

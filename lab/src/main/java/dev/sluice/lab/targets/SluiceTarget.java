@@ -27,7 +27,7 @@ public final class SluiceTarget {
 
     /**
      * @param policy     when a reader wakes a writer
-     * @param discipline exclusive, broadcast or coalescing waits
+     * @param discipline how many waiters one wake-up reaches
      * @param lock       mutex or spin lock
      * @param timestamps keep access/modification times on every call (FIFO-like)
      */

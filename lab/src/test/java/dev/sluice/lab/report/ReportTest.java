@@ -42,6 +42,78 @@ class ReportTest {
                         run("jdk-piped", "failed", "pipen: wrong byte", new double[0])));
     }
 
+    /** Eight repetitions per target: sluice best and tidy, the others placed to get each verdict. */
+    static Results withReps() {
+        double[] sluice = {1.00, 0.99, 1.01, 1.00, 1.02, 0.98, 1.00, 1.01};
+        return new Results(Results.SCHEMA, Results.VERSION, "2026-01-01T00:00:00Z", List.of("lab", "run"),
+                new LinkedHashMap<>(Map.of("cores", "2")), 0, 8, "nio",
+                List.of(run("sluice", "ok", null, sluice),
+                        run("nio", "ok", null, times(sluice, 2)),
+                        run("kernel", "ok", null, times(sluice, 1.005)),
+                        run("jdk-piped", "ok", null, times(sluice, 1.5)),
+                        run("okio", "ok", null, 0.85, 1.40, 0.95, 1.30, 0.90, 1.35, 1.05, 1.10),
+                        run("perf", "n/a", "perf bench has no hackbench here", new double[0])));
+    }
+
+    static double[] times(double[] v, double factor) {
+        return java.util.Arrays.stream(v).map(x -> x * factor).toArray();
+    }
+
+    @Test
+    void medianTableGivesRatiosAgainstTheBaselineAndVerdictsAgainstTheBest() {
+        String t = Tables.compare(withReps());
+        assertThat(t).contains("hackbench: median ×better-by vs nio (above 1 is better) [95% bootstrap interval], "
+                + "8 reps; * best median");
+        List<String> lines = t.lines().toList();
+        int heading = lines.indexOf(lines.stream().filter(l -> l.contains("median ×better-by")).findFirst().orElseThrow());
+        assertThat(lines.get(heading - 1)).as("right under the mean table").startsWith("  - platform");
+        List<String> table = lines.subList(heading + 1, heading + 3);
+        assertThat(table.get(0)).startsWith("  case");
+        String row = table.get(1);
+        // half the baseline's time is twice as good; the baseline's own cell says what it is
+        assertThat(row).contains("*1.000 ×2.000 [").contains("2.000 (baseline)").contains("n/a");
+        assertThat(row.indexOf("(baseline)")).isLessThan(row.indexOf("*1.000"));
+        assertThat(table.get(0).length()).as("aligned: %s", table).isEqualTo(row.length());
+
+        String verdicts = lines.get(heading + 3);
+        assertThat(verdicts).startsWith("  - platform, against the best (sluice): ");
+        List<String> each = List.of(verdicts.substring(verdicts.indexOf(": ") + 2).split("; "));
+        assertThat(each).hasSize(4);
+        assertThat(each).anySatisfy(v -> assertThat(v).startsWith("nio ×0.500 [").endsWith("] resolvably behind"));
+        assertThat(each).anySatisfy(v -> assertThat(v).startsWith("kernel ×0.995 [").endsWith("] within 3 %"));
+        assertThat(each).anySatisfy(v -> assertThat(v).startsWith("jdk-piped ×0.667 [").endsWith("] resolvably behind"));
+        assertThat(each).anySatisfy(v -> assertThat(v).startsWith("okio ").endsWith("] within noise"));
+        assertThat(t).as("printed the same way twice").isEqualTo(Tables.compare(withReps()));
+    }
+
+    @Test
+    void noMedianTableWithFewerThanFiveReps() {
+        assertThat(Tables.compare(sample())).doesNotContain("median ×better-by").doesNotContain("against the best");
+        assertThat(Html.render(sample())).doesNotContain("Medians:");
+    }
+
+    @Test
+    void throughputBestIsTheHighestMedian() {
+        // The same values read as higher-is-better: now the highest median (nio's) is best, and "better by"
+        // still reads above 1 as better, so sluice with half of nio's figure is ×0.5.
+        List<Run> runs = withReps().runs().stream().map(r -> new Run(r.workload(), r.caseLabel(), r.params(),
+                r.target(), r.family(), r.targetSettings(), r.threads(), r.status(), r.reason(), r.metric(), r.unit(),
+                false, r.note(), r.reps(), r.summary())).toList();
+        List<Tables.MedianRow> m = Tables.medianRows(runs, Tables.columns(runs, "nio"), Tables.rows(runs), "nio");
+        assertThat(m).hasSize(1);
+        assertThat(m.get(0).best()).isEqualTo("nio");
+        assertThat(m.get(0).vsBaseline().get("sluice").ratio()).isCloseTo(0.5, within(1e-9));
+        assertThat(m.get(0).vsBest()).doesNotContainKey("nio").containsKeys("sluice", "kernel", "jdk-piped", "okio");
+        assertThat(m.get(0).vsBest().get("sluice").verdict(Tables.TOLERANCE)).isEqualTo(Bootstrap.Verdict.BEHIND);
+    }
+
+    @Test
+    void htmlHasTheMedianTableWithTheBestInBold() {
+        String h = Html.render(withReps());
+        assertThat(h).contains("Medians:").contains("<b>1.000</b> ×2.000 [").contains("2.000 (baseline)")
+                .contains("resolvably behind").contains("within 3 %").contains("within noise");
+    }
+
     @Test
     void summaryHasMeanMedianAndCv() {
         Summary s = Summary.of(List.of(1.0, 2.0, 3.0, 10.0));
