@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import static dev.sluice.ConformanceSupport.open;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.readFully;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,10 +48,6 @@ class DirectPagesTest {
         @Override
         public void close() {
         }
-    }
-
-    private static Pipe open(PageMemory memory) {
-        return Pipe.open(PipeOptions.builder().pageMemory(memory).build());
     }
 
     @ParameterizedTest

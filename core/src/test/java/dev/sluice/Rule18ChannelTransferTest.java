@@ -50,14 +50,10 @@ class Rule18ChannelTransferTest {
     @TempDir
     Path dir;
 
-    private static Pipe openWith(PageMemory memory) {
-        return ConformanceSupport.open(PipeOptions.builder().pageMemory(memory).build());
-    }
-
     @ParameterizedTest
     @EnumSource(PageMemory.class)
     void pipeToFileAndBackByteExact(PageMemory memory) throws Exception {
-        Pipe p = openWith(memory);
+        Pipe p = open(memory);
         byte[] data = pattern(40000);
         Path file = dir.resolve("out");
         Running<Void> writer = start(ThreadKind.VIRTUAL, () -> {
@@ -78,7 +74,7 @@ class Rule18ChannelTransferTest {
         writer.join();
         assertThat(Files.readAllBytes(file)).isEqualTo(data);
 
-        Pipe q = openWith(memory);
+        Pipe q = open(memory);
         Running<byte[]> reader = start(ThreadKind.PLATFORM, () -> readToEnd(q.reader()));
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long total = 0;
@@ -98,8 +94,8 @@ class Rule18ChannelTransferTest {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             try (SocketChannel client = SocketChannel.open(server.getLocalAddress());
                  SocketChannel accepted = server.accept()) {
-                Pipe in = openWith(memory);
-                Pipe out = openWith(memory);
+                Pipe in = open(memory);
+                Pipe out = open(memory);
                 byte[] data = pattern(100_000);
                 Running<Void> feeder = start(ThreadKind.VIRTUAL, () -> {
                     in.writer().write(data);
@@ -182,7 +178,7 @@ class Rule18ChannelTransferTest {
     @ParameterizedTest
     @EnumSource(PageMemory.class)
     void aChannelThatFailsPartWayLeavesTheRestInThePipeInOrder(PageMemory memory) throws Exception {
-        Pipe p = openWith(memory);
+        Pipe p = open(memory);
         byte[] data = pattern(10_000); // slots of 4096, 4096, 1808
         p.writer().write(data);
         ScriptedChannel ch = ScriptedChannel.failingAfter(5_000, 3_000); // takes 3000, 2000, then fails

@@ -445,17 +445,7 @@ final class PipeModel {
             return new Outcome.Threw(Set.of(BROKEN), 0);
         }
         if (ring.isEmpty()) {
-            if (writers == 0) {
-                events.add(op + ": EOF");
-                return Outcome.value(-1);
-            }
-            if (in.nonBlocking) {
-                events.add(op + ": EAGAIN, empty source");
-                return Outcome.value(0);
-            }
-            events.add(op + ": blocked on an empty source");
-            readerWaits++;
-            return new Outcome.Threw(Set.of(TIMEOUT), 0);
+            return emptySource(in, op);
         }
         if (to.full()) {
             if (out.nonBlocking) {
@@ -508,6 +498,24 @@ final class PipeModel {
         return Outcome.value(done);
     }
 
+    /**
+     * What a splice, tee or transfer from this pipe does when it is empty: -1 at end-of-stream, EAGAIN (0) if
+     * the read handle is nonblocking, else it waits as a read does, here until its timeout.
+     */
+    private Outcome emptySource(Handle in, String op) {
+        if (writers == 0) {
+            events.add(op + ": EOF");
+            return Outcome.value(-1);
+        }
+        if (in.nonBlocking) {
+            events.add(op + ": EAGAIN, empty source");
+            return Outcome.value(0);
+        }
+        events.add(op + ": blocked on an empty source");
+        readerWaits++;
+        return new Outcome.Threw(Set.of(TIMEOUT), 0);
+    }
+
     private void link(Slot s) {
         ring.addLast(s);
         peakSlots = Math.max(peakSlots, ring.size());
@@ -534,17 +542,7 @@ final class PipeModel {
             return Outcome.value(0);
         }
         if (ring.isEmpty()) {
-            if (writers == 0) {
-                events.add("transferTo: EOF");
-                return Outcome.value(-1);
-            }
-            if (in.nonBlocking) {
-                events.add("transferTo: EAGAIN");
-                return Outcome.value(0);
-            }
-            events.add("transferTo: blocked");
-            readerWaits++;
-            return new Outcome.Threw(Set.of(TIMEOUT), 0);
+            return emptySource(in, "transferTo");
         }
         long offered = 0;
         int slots = 0;

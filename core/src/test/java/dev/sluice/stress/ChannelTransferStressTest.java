@@ -53,8 +53,20 @@ class ChannelTransferStressTest {
         }
     }
 
+    /** The two test channels are always open; closing them does nothing. */
+    private abstract static class AlwaysOpen implements java.nio.channels.Channel {
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
     /** A channel that takes a random part of what it is offered and fails at random. */
-    private static final class Flaky implements WritableByteChannel {
+    private static final class Flaky extends AlwaysOpen implements WritableByteChannel {
         private final SplittableRandom rnd;
         private final ByteArrayOutputStream taken = new ByteArrayOutputStream();
 
@@ -86,15 +98,6 @@ class ChannelTransferStressTest {
             byte[] b = taken.toByteArray();
             taken.reset();
             return b;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
         }
     }
 
@@ -229,17 +232,7 @@ class ChannelTransferStressTest {
                 }
             }));
         }
-        Thread chaos = h.startPlatform("resizer", () -> {
-            SplittableRandom rnd = new SplittableRandom(seed ^ 4);
-            while (!h.failed() && p.writer().isOpen()) {
-                try {
-                    p.setCapacity(4096 << rnd.nextInt(4)); // 1 to 8 pages; below the occupancy: EBUSY
-                } catch (IllegalStateException busy) {
-                    // holding more than fits: refused, nothing changed
-                }
-                Thread.yield();
-            }
-        });
+        Thread chaos = startResizer(h, p, seed ^ 4);
 
         h.join(workers, Scenarios.HANG, "workers");
         h.join(List.of(chaos), Scenarios.HANG, "resizer");
@@ -250,7 +243,7 @@ class ChannelTransferStressTest {
     }
 
     /** A source of a known byte stream that gives random amounts and fails at random, before or after giving. */
-    private static final class FlakySource implements ReadableByteChannel {
+    private static final class FlakySource extends AlwaysOpen implements ReadableByteChannel {
         private final SplittableRandom rnd;
         private final long length;
         private long given;
@@ -281,15 +274,6 @@ class ChannelTransferStressTest {
                 throw new IOException("reset after giving " + n); // the bytes have left the source all the same
             }
             return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
         }
     }
 
@@ -347,21 +331,29 @@ class ChannelTransferStressTest {
                 received[0] += n;
             }
         });
-        Thread chaos = h.startPlatform("resizer", () -> {
-            SplittableRandom rnd = new SplittableRandom(seed ^ 7);
-            while (!h.failed() && p.writer().isOpen()) {
-                try {
-                    p.setCapacity(4096 << rnd.nextInt(4));
-                } catch (IllegalStateException busy) {
-                    // more pages held (or promised to the transfer) than would fit: refused
-                }
-                Thread.yield();
-            }
-        });
+        Thread chaos = startResizer(h, p, seed ^ 7);
         h.join(List.of(producer, consumer, chaos), Scenarios.HANG, "workers");
         assertThat(received[0]).isEqualTo(length);
         assertThat(p.counters().bytesWritten()).isEqualTo(length);
         Scenarios.report(name, seed, length, start, p, ", " + timeouts[0] + " timeouts waiting for room");
+    }
+
+    /**
+     * A chaos thread that sets the capacity to 1 to 8 pages at random until the pipe's first write end closes;
+     * below what the pipe holds, or has promised to a transfer from a channel, it is refused (EBUSY).
+     */
+    private static Thread startResizer(StressHarness h, Pipe p, long seed) {
+        return h.startPlatform("resizer", () -> {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            while (!h.failed() && p.writer().isOpen()) {
+                try {
+                    p.setCapacity(4096 << rnd.nextInt(4));
+                } catch (IllegalStateException busy) {
+                    // holding more than fits: refused, nothing changed
+                }
+                Thread.yield();
+            }
+        });
     }
 
     /** Where a consumer reports what one call took. */
