@@ -104,7 +104,8 @@ final class PipeCore extends PipePadAfter {
             slots = accounting.chargeOpen(slots);
         }
         this.accountedPages = slots;
-        this.pool = new PagePool(options.poolPages() < 0 ? slots : options.poolPages());
+        this.pool = new PagePool(options.poolPages() < 0 ? slots : options.poolPages(),
+                options.pageMemory() == PageMemory.DIRECT);
         this.ring = new PageRing(slots, pool);
         this.readers = 1;
         this.writers = 1;
@@ -154,7 +155,7 @@ final class PipeCore extends PipePadAfter {
     // ---- lock-free predicates (the kernel's pipe_readable / pipe_writable) ---------------------------
 
     boolean readable(InProcessReadEnd end) {
-        return PageRing.occupancyOf(ring.index()) != 0 || writers == 0 || end.closed;
+        return !readHeld && (PageRing.occupancyOf(ring.index()) != 0 || writers == 0) || end.closed;
     }
 
     boolean writable(InProcessWriteEnd end) {
@@ -204,7 +205,7 @@ final class PipeCore extends PipePadAfter {
                 if (chars != 0) {
                     PipeBuffer last = ring.mergeTarget(chars);
                     if (last != null) {
-                        Transfer.copyIn(src, base, count, 0, last.page(), last.offset() + last.length(), chars);
+                        Transfer.copyIn(src, base, count, 0, last.ref(), last.offset() + last.length(), chars);
                         ring.merged(last, chars);
                         done = chars;
                     }
@@ -218,7 +219,7 @@ final class PipeCore extends PipePadAfter {
                         Page page = ring.takePage();
                         int n = (int) Math.min(PAGE, total - done);
                         // Copy first, publish after: no reader ever sees a slot that is not filled.
-                        Transfer.copyIn(src, base, count, done, page.bytes(), 0, n);
+                        Transfer.copyIn(src, base, count, done, page, 0, n);
                         ring.push(page, n, flags);
                         done += n;
                         continue;
@@ -324,7 +325,7 @@ final class PipeCore extends PipePadAfter {
             boolean fullAtStart = ring.isFull();
             int writerNeed = -1; // fetched once, on the first freed slot, by a policy that wakes by need
             for (;;) {
-                if (!ring.isEmpty()) {
+                if (!ring.isEmpty() && !readHeld) {
                     PipeBuffer buf = ring.tailBuffer();
                     int chars = (int) Math.min(buf.length(), total - done);
                     boolean packet = buf.isPacket();
@@ -342,7 +343,7 @@ final class PipeCore extends PipePadAfter {
                             done += chars;
                         }
                     } else {
-                        Transfer.copyOut(buf.page(), buf.offset(), dst, base, count, done, chars);
+                        Transfer.copyOut(buf, dst, base, count, done, chars);
                         done += chars;
                     }
                     ring.consumed(buf, chars);
@@ -361,7 +362,7 @@ final class PipeCore extends PipePadAfter {
                     }
                     continue;
                 }
-                if (writers == 0) {
+                if (writers == 0 && !readHeld) {
                     eof = done == 0;
                     break;
                 }
@@ -520,7 +521,7 @@ final class PipeCore extends PipePadAfter {
     // ---- capacity (F_GETPIPE_SZ / F_SETPIPE_SZ) and FIONREAD ----------------------------------------
 
     int capacity() {
-        return ring.maxUsage() * PAGE;
+        return ring.capacity() * PAGE;
     }
 
     int setCapacity(int bytes) {
@@ -531,13 +532,13 @@ final class PipeCore extends PipePadAfter {
             if (readers == 0 && writers == 0) {
                 throw new IllegalStateException("pipe is closed on both sides");
             }
-            int current = ring.maxUsage();
+            int current = ring.capacity();
             if (slots > current && size > options.maxCapacity()) {
                 throw new IllegalArgumentException("capacity " + bytes + " (rounded to " + size
                         + ") exceeds this pipe's maxCapacity of " + options.maxCapacity()
                         + " bytes (Linux: EPERM over pipe-max-size); raise PipeOptions.maxCapacity");
             }
-            if (slots < ring.occupancy()) {
+            if (slots < ring.occupancy() + ring.reserved()) {
                 throw new IllegalStateException("pipe holds " + ring.occupancy() + " pages of data; cannot shrink to "
                         + slots + " pages (" + size + " bytes) until it is read (Linux: EBUSY)");
             }
@@ -580,7 +581,7 @@ final class PipeCore extends PipePadAfter {
         int occ = PageRing.occupancyOf(ring.index());
         int bits = 0;
         if (end instanceof InProcessReadEnd) {
-            if (occ != 0) {
+            if (occ != 0 && !readHeld) {
                 bits |= Readiness.IN;
             }
             if (writers == 0) {
@@ -656,7 +657,7 @@ final class PipeCore extends PipePadAfter {
     PipeStat stat() {
         lock();
         try {
-            return new PipeStat(ring.maxUsage() * PAGE, ring.size(), ring.occupancy(), ring.queuedBytes(),
+            return new PipeStat(ring.capacity() * PAGE, ring.size(), ring.occupancy(), ring.queuedBytes(),
                     readers, writers, Instant.ofEpochMilli(atime), Instant.ofEpochMilli(mtime),
                     Instant.ofEpochMilli(ctime));
         } finally {

@@ -2,7 +2,7 @@ package dev.sluice;
 
 /**
  * The fields of {@link PipeCore} that waiting threads read without the lock ({@code readers},
- * {@code writers}, {@code pollUsed}), padded away from the engine's own fields, which the lock holder writes
+ * {@code writers}, {@code pollUsed}, {@code readHeld}), padded away from the engine's own fields, which the lock holder writes
  * on every call (counters, times). Same reasoning and pattern as {@code dev.sluice.ring.RingIndexFields};
  * {@code RingLayoutTest} checks both layouts with JOL.
  */
@@ -12,6 +12,13 @@ abstract class PipeSharedFields extends PipePadBefore {
     volatile int writers;
     /** Set once anybody polls; from then on every write wakes a reader (Linux {@code poll_usage}). */
     volatile boolean pollUsed;
+    /**
+     * Set, under the lock, while a transfer to a channel ({@code ChannelTransfer.transferTo}) writes the pages
+     * at the ring's tail to the channel without the lock. The pages stay queued until the channel has taken
+     * them, so no other read, splice, tee or transfer of this pipe may start meanwhile: they see the pipe as
+     * not (yet) readable and wait, or return 0 if nonblocking. Writers are not affected.
+     */
+    volatile boolean readHeld;
 }
 
 /** Keeps the object header and neighbours off the shared fields' cache line. */

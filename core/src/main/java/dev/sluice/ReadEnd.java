@@ -13,7 +13,9 @@ import java.nio.channels.ScatteringByteChannel;
  * room; it never waits to fill the buffer. It returns -1 once every write end is closed and the pipe is
  * empty, and 0 only when the buffer has no room or when this handle is nonblocking and the pipe is empty
  * ({@code EAGAIN}). In packet mode one read returns at most one packet; what of it does not fit is
- * discarded.
+ * discarded. While {@link Splice#transferTo} is writing an in-process pipe's first bytes to a channel, the
+ * pipe counts as empty for other reads (they wait, or return 0 if nonblocking; {@link #available()} still
+ * counts the bytes): what the channel does not take stays first in line.
  *
  * <p><b>Interrupts</b> follow the stream convention, not the {@code InterruptibleChannel} one: a thread
  * interrupted while it waits gets an {@link java.io.InterruptedIOException}, its interrupt status stays

@@ -2,8 +2,8 @@ package dev.sluice;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.SelectableChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
 
@@ -57,8 +57,10 @@ import java.util.Objects;
  * as after a read.
  *
  * <h2>Which pipes</h2>
- * splice, tee and gift work on Sluice's in-process pipes ({@link Pipe#open()}); their pages live on the Java
- * heap and cannot enter a kernel pipe, nor kernel pages a Java ring. Given an end of another implementation
+ * splice, tee and gift work on Sluice's in-process pipes ({@link Pipe#open()}); their pages live in the JVM
+ * (on the heap, or in direct memory with {@link PageMemory#DIRECT}) and cannot enter a kernel pipe, nor
+ * kernel pages a Java ring. Between in-process pipes the two kinds of page mix freely: a page keeps the
+ * memory it was born in wherever splice takes it. Given an end of another implementation
  * they throw {@link IllegalArgumentException} rather than quietly copying: a copying fallback could not
  * keep splice's guarantees (atomic whole slots, nothing consumed from the source that the target did not
  * take). Copy with read and write, or use the kernel module's own splice between kernel pipes. Bad
@@ -153,57 +155,78 @@ public final class Splice {
 
     /**
      * Moves up to {@code maxBytes} from the pipe to {@code channel}: the pipe's pages are handed to the
-     * channel as they are, with no copy into a buffer of the caller's (a direct gift goes to the channel
-     * as the same direct buffer; pool pages are heap arrays, which the JDK copies once into its own direct
-     * buffer for the system call). The {@code sendfile}/{@code splice(pipe → file)} analogue.
+     * channel as they are, with no copy into a buffer of the caller's. Direct pages
+     * ({@link PipeOptions.Builder#pageMemory}) and direct gifts go to the system call as they are; heap pages
+     * are copied once by the JDK into its own temporary direct buffer. The {@code sendfile} /
+     * {@code splice(pipe → file)} analogue.
      *
      * <p>Waits for data as a read does, under the read end's mode, and returns -1 at end-of-stream, 0 if
-     * nonblocking and empty. Then it takes up to {@code maxBytes} in whole slots (cutting only a first slot
-     * larger than that) out of the pipe and writes them to the channel, outside the pipe's lock, until all
-     * are written. The channel must therefore be blocking: a nonblocking {@link SelectableChannel} is
-     * refused. If the channel fails part way, the bytes already taken from the pipe and not written are
-     * lost, as bytes in a buffer between a read and a failed write would be; the exception says how many.
+     * nonblocking and empty. Then it offers up to {@code maxBytes} in whole slots (cutting only a first slot
+     * larger than that) to the channel, outside the pipe's lock, and removes from the pipe exactly what the
+     * channel took. A blocking channel is written until it has taken them all; a nonblocking one until it
+     * takes nothing more, so the call may return fewer bytes, or 0.
+     *
+     * <p><b>Nothing is lost.</b> The bytes stay in the pipe until the channel has taken them. If the channel
+     * fails, what it took is gone from the pipe and every other byte is still there, in order, first in line
+     * for the next reader: the channel's own exception if it took nothing, else a
+     * {@link PartialTransferException} (or, for an interrupt, an {@link java.io.InterruptedIOException}) whose
+     * {@code bytesTransferred} says how much it took. Meanwhile the pipe is held for reading: other reads,
+     * splices, tees and transfers from this pipe wait until the transfer is done, as they would for the pipe
+     * mutex that Linux holds over the file's write; nonblocking ones return 0 ({@code EAGAIN}) and
+     * {@link PipeEnd#poll()} does not report the pipe readable. So a channel that blocks for long (a socket
+     * whose peer does not read) holds up the pipe's other readers for as long; their timeouts and interrupts
+     * still work. Writers are not held up.
      *
      * @param from     read end of an in-process pipe
-     * @param channel  where the bytes go; a blocking channel
+     * @param channel  where the bytes go
      * @param maxBytes most bytes to move, {@code >= 0}
-     * @return bytes written to the channel; -1 at end-of-stream; 0 if {@code maxBytes} is 0 or nonblocking
-     *         and empty
-     * @throws IllegalArgumentException if {@code from} is not an in-process pipe's, {@code channel} is a
-     *                                  nonblocking selectable channel, or {@code maxBytes} is negative
+     * @return bytes the channel took; -1 at end-of-stream; 0 if {@code maxBytes} is 0, nonblocking and empty
+     *         (or held by another transfer), or a nonblocking channel took nothing
+     * @throws IllegalArgumentException if {@code from} is not an in-process pipe's, or {@code maxBytes} is
+     *                                  negative
+     * @throws PartialTransferException if the channel failed after taking some bytes (see above)
      * @throws IOException              on a closed end, interrupt, timeout, or the channel's failure
      */
     public static long transferTo(ReadEnd from, WritableByteChannel channel, long maxBytes) throws IOException {
         InProcessReadEnd in = inProcess(from, "transferTo");
         Objects.requireNonNull(channel, "channel is null");
         checkMax(maxBytes);
-        if (channel instanceof SelectableChannel s && !s.isBlocking()) {
-            throw new IllegalArgumentException("transferTo needs a blocking channel: bytes taken out of the pipe"
-                    + " must all be written, and a nonblocking channel may take only some");
-        }
         return ChannelTransfer.transferTo(in, channel, maxBytes);
     }
 
     /**
      * Reads up to {@code maxBytes} from {@code channel} straight into pages of the pipe, with no buffer of
-     * the caller's in between (the {@code splice(file → pipe)} analogue). One read of the channel, like one
-     * {@code read()}: it returns what the channel gave, -1 if the channel is at end-of-stream.
+     * the caller's in between (the {@code splice(file → pipe)} analogue); into direct pages
+     * ({@link PipeOptions.Builder#pageMemory}) the system call reads directly, into heap pages through the
+     * JDK's temporary direct buffer. One read of the channel, like one {@code read()}: it returns what the
+     * channel gave, -1 if the channel is at end-of-stream.
      *
      * <p>Waits for room first, under the write end's mode (nonblocking and full: returns 0 without reading the
-     * channel), then takes spare pages, reads the channel into them outside the pipe's lock, and publishes
-     * them. Bytes read from the channel are never dropped: if other writers filled the pipe meanwhile, the
-     * call waits for room even on a nonblocking end. Written as a normal write would be (mergeable pages,
-     * or packets in packet mode); atomic with respect to other writers only up to one page.
+     * channel). Then it <em>reserves</em> the free slots it may fill, at most {@code maxBytes} worth, reads
+     * the channel into spare pages outside the pipe's lock, and publishes what it read in the reserved room,
+     * giving the rest back. While the channel is read, other writers see the pipe that much smaller; a channel
+     * that blocks for long (a socket with nothing to read) holds that room for as long. Written as a normal
+     * write would be (mergeable pages, or packets in packet mode); atomic with respect to other writers only up
+     * to one page.
+     *
+     * <p><b>Nothing read is lost</b> to waiting: the room is there before the channel is read, so no interrupt,
+     * timeout or other writer can come between reading the bytes and storing them. Bytes a channel gives and
+     * then throws (a JDK channel interrupted during a read) are stored too, and reported by a
+     * {@link PartialTransferException}. Two cases cannot be helped, because no reader could ever get the
+     * bytes: every read end closes while the channel is read ({@link BrokenPipeException}), or another
+     * thread closes this write end meanwhile and it was the pipe's last ({@link AsynchronousCloseException}:
+     * readers may have seen end-of-stream already). Then the bytes read are dropped and the exception says
+     * how many. If it was not the last write end, the bytes are stored and counted as usual.
      *
      * @param channel  where the bytes come from
      * @param to       write end of an in-process pipe
      * @param maxBytes most bytes to move, {@code >= 0}
-     * @return bytes stored in the pipe; -1 if the channel is at end-of-stream; 0 if {@code maxBytes} is 0, or
-     *         the end is nonblocking and the pipe full
+     * @return bytes stored in the pipe; -1 if the channel is at end-of-stream; 0 if {@code maxBytes} is 0, the
+     *         end is nonblocking and the pipe full, or the channel gave nothing
      * @throws IllegalArgumentException if {@code to} is not an in-process pipe's, or {@code maxBytes} is
      *                                  negative
-     * @throws BrokenPipeException      if every read end is closed; bytes already read from the channel are
-     *                                  then lost, and the exception's message says how many
+     * @throws BrokenPipeException      if every read end is closed (bytes read meanwhile are dropped, see above)
+     * @throws PartialTransferException if the channel gave some bytes, which are stored, and then failed
      * @throws IOException              on a closed end, interrupt, timeout, or the channel's failure
      */
     public static long transferFrom(ReadableByteChannel channel, WriteEnd to, long maxBytes) throws IOException {

@@ -87,8 +87,10 @@ final class Splicer {
                 // Linux checks the target's readers first: splicing an ended pipe into a broken one is EPIPE.
                 if (b.readers == 0) {
                     failure = PipeCore.broken(0);
-                } else if (a.ring.isEmpty()) {
-                    if (a.writers == 0) {
+                } else if (a.ring.isEmpty() || a.readHeld) {
+                    // Held: a transfer is writing the source's first pages to a channel, and what it does not
+                    // write stays first in line, so the source is not readable (nor at its end) until it is done.
+                    if (a.writers == 0 && !a.readHeld) {
                         eof = true;
                     } else if (!in.nonBlocking) {
                         wait = Wait.DATA;
@@ -212,10 +214,11 @@ final class Splicer {
     }
 
     /**
-     * Whether the source's writers must be woken after a splice emptied {@code before - occupancy} of its
-     * slots: asked of the wake policy slot by slot, as a read asks it (lock held).
+     * Whether the source's writers must be woken after a splice (or a transfer to a channel) emptied
+     * {@code before - occupancy} of its slots: asked of the wake policy slot by slot, as a read asks it (lock
+     * held).
      */
-    private static boolean wakeWritersAfterFreeing(PipeCore a, int before, boolean wasFull) {
+    static boolean wakeWritersAfterFreeing(PipeCore a, int before, boolean wasFull) {
         boolean wake = wasFull && a.wakePolicy.wakeIfFullAtStart();
         int after = a.ring.occupancy();
         if (after < before) {

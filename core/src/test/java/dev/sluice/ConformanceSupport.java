@@ -60,6 +60,11 @@ final class ConformanceSupport {
         return open(PipeOptions.defaults());
     }
 
+    /** Opens the pipe under test with the defaults and its pages in {@code memory}. */
+    static Pipe open(PageMemory memory) {
+        return open(PipeOptions.builder().pageMemory(memory).build());
+    }
+
     /** A nonblocking pipe of {@code capacity} bytes (both ends {@code O_NONBLOCK}). */
     static Pipe openNonBlocking(int capacity) {
         return open(PipeOptions.builder().capacity(capacity).nonBlocking(true).build());

@@ -163,16 +163,19 @@ class Rule09PagePoolTest {
         }
     }
 
+    /** Every path and size, with heap pages and with direct pages: both must copy exactly and allocate nothing. */
     static Stream<Arguments> paths() {
         List<Arguments> all = new ArrayList<>();
-        for (Path path : Path.values()) {
-            if (path == Path.STREAM_SINGLE_BYTE) {
-                all.add(Arguments.of(path, 1));
-            } else if (path == Path.BYTE_ARRAY_WITH_TIMESTAMPS) {
-                all.add(Arguments.of(path, 100));
-            } else {
-                for (int size : new int[] {100, 4096, 65536}) {
-                    all.add(Arguments.of(path, size));
+        for (PageMemory memory : PageMemory.values()) {
+            for (Path path : Path.values()) {
+                if (path == Path.STREAM_SINGLE_BYTE) {
+                    all.add(Arguments.of(path, 1, memory));
+                } else if (path == Path.BYTE_ARRAY_WITH_TIMESTAMPS) {
+                    all.add(Arguments.of(path, 100, memory));
+                } else {
+                    for (int size : new int[] {100, 4096, 65536}) {
+                        all.add(Arguments.of(path, size, memory));
+                    }
                 }
             }
         }
@@ -187,10 +190,11 @@ class Rule09PagePoolTest {
         return THREADS.getCurrentThreadAllocatedBytes() - before;
     }
 
-    @ParameterizedTest(name = "{0}, {1} bytes")
+    @ParameterizedTest(name = "{0}, {1} bytes, {2} pages")
     @MethodSource("paths")
-    void steadyWriteReadPairsAllocateNothing(Path path, int size) throws IOException {
-        Pipe p = TestPipes.open(PipeOptions.builder().timestamps(path == Path.BYTE_ARRAY_WITH_TIMESTAMPS).build());
+    void steadyWriteReadPairsAllocateNothing(Path path, int size, PageMemory memory) throws IOException {
+        Pipe p = TestPipes.open(PipeOptions.builder().timestamps(path == Path.BYTE_ARRAY_WITH_TIMESTAMPS)
+                .pageMemory(memory).build());
         byte[] data = FeatureSupport.randomBytes(size, size * 31L + path.ordinal());
         List<Runnable> checks = new ArrayList<>();
         Op op = path.op(p, size, data, checks);
@@ -202,8 +206,8 @@ class Rule09PagePoolTest {
         long bytes = allocatedBy(op, measured);
         PipeCounters after = p.counters();
 
-        System.out.printf("Rule09 %-26s %6d B: %d bytes allocated in %,d write+read pairs = %.4f B/op%n",
-                path, size, bytes, measured, (double) bytes / measured);
+        System.out.printf("Rule09 %-26s %6d B, %-6s pages: %d bytes allocated in %,d write+read pairs = %.4f B/op%n",
+                path, size, memory, bytes, measured, (double) bytes / measured);
         checks.forEach(Runnable::run);
         assertThat(bytes)
                 .as("bytes allocated by %,d steady %s write+read pairs of %d bytes (%.3f per op)",
@@ -219,7 +223,8 @@ class Rule09PagePoolTest {
 
     @Test
     void withoutAPoolEveryWriteAllocatesAPageAndTheProbeSeesIt() throws IOException {
-        Pipe p = TestPipes.open(PipeOptions.builder().poolPages(0).build());
+        // Heap pages: a direct page's memory is not on the heap, so the probe would see only its small header.
+        Pipe p = TestPipes.open(PipeOptions.builder().poolPages(0).pageMemory(PageMemory.HEAP).build());
         byte[] data = FeatureSupport.randomBytes(100, 9);
         Op op = Path.BYTE_ARRAY.op(p, 100, data, new ArrayList<>());
         allocatedBy(op, 20_000);

@@ -7,10 +7,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.sluice.testing.TestPipes;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * splice and tee copy no bytes and allocate nothing per call once the pipes have cycled their pages: the
@@ -32,12 +36,34 @@ class SpliceAllocationTest {
         THREADS.setThreadAllocatedMemoryEnabled(true);
     }
 
-    @ParameterizedTest(name = "{0}-byte writes")
-    @ValueSource(ints = {100, 4096, 10_000})
-    void spliceAndTeeAllocateNothingInSteadyState(int size) throws IOException {
-        Pipe a = TestPipes.open();
-        Pipe b = TestPipes.open();
-        Pipe c = TestPipes.open();
+    /**
+     * Sizes, and the page memory of pipes a, b and c: all heap, all direct, and mixed, where pages born in one
+     * kind of memory travel through a pipe of the other and still go home.
+     */
+    static Stream<Arguments> cases() {
+        PageMemory heap = PageMemory.HEAP;
+        PageMemory direct = PageMemory.DIRECT;
+        List<Arguments> all = new ArrayList<>();
+        for (int size : new int[] {100, 4096, 10_000}) {
+            all.add(Arguments.of(size, heap, heap, heap));
+            all.add(Arguments.of(size, direct, direct, direct));
+            all.add(Arguments.of(size, heap, direct, heap));
+            all.add(Arguments.of(size, direct, heap, direct));
+        }
+        return all.stream();
+    }
+
+    private static Pipe open(PageMemory memory) {
+        return TestPipes.open(PipeOptions.builder().pageMemory(memory).build());
+    }
+
+    @ParameterizedTest(name = "{0}-byte writes, pages {1} -> {2} -> {3}")
+    @MethodSource("cases")
+    void spliceAndTeeAllocateNothingInSteadyState(int size, PageMemory ma, PageMemory mb, PageMemory mc)
+            throws IOException {
+        Pipe a = open(ma);
+        Pipe b = open(mb);
+        Pipe c = open(mc);
         byte[] data = pattern(size);
         byte[] fromB = new byte[size];
         byte[] fromC = new byte[size];
@@ -57,7 +83,7 @@ class SpliceAllocationTest {
 
     @org.junit.jupiter.api.Test
     void controlTheProbeSeesPagesAllocatedWhenTheSourceKeepsNoPool() throws IOException {
-        Pipe a = TestPipes.open(PipeOptions.builder().poolPages(0).build());
+        Pipe a = TestPipes.open(PipeOptions.builder().poolPages(0).pageMemory(PageMemory.HEAP).build());
         Pipe b = TestPipes.open();
         Pipe c = TestPipes.open();
         byte[] data = pattern(4096);

@@ -1,5 +1,6 @@
 package dev.sluice.bench;
 
+import dev.sluice.PageMemory;
 import dev.sluice.Pipe;
 import dev.sluice.PipeOptions;
 import java.io.IOException;
@@ -22,7 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The normal write and read path with no thread hand-off: one thread writes {@code size} bytes and reads them
  * back. No waiting and no wake-ups, so it measures the copy, the ring and the page pool alone, and is far
  * steadier than {@link ThroughputBenchmark} on a shared machine. Used to check that changes to the ring (such
- * as reference-counted pages for splice and tee) do not slow the common path.
+ * as reference-counted pages for splice and tee) do not slow the common path, and what direct pages
+ * ({@code pages=direct}, {@link PageMemory#DIRECT}) cost it: a {@code byte[]} copied to and from direct memory
+ * instead of another array.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar WriteReadBenchmark -f 1 -wi 2 -i 3 -r 2s}
  */
@@ -36,13 +39,17 @@ public class WriteReadBenchmark {
     @Param({"100", "4096", "65536"})
     public int size;
 
+    @Param({"heap", "direct"})
+    public String pages;
+
     private Pipe pipe;
     private byte[] data;
     private byte[] into;
 
     @Setup(Level.Trial)
     public void setUp() {
-        pipe = Pipe.open(PipeOptions.builder().capacity(128 * 1024).build());
+        PageMemory memory = PageMemory.valueOf(pages.toUpperCase(java.util.Locale.ROOT));
+        pipe = Pipe.open(PipeOptions.builder().capacity(128 * 1024).pageMemory(memory).build());
         data = new byte[size];
         into = new byte[size];
     }

@@ -10,8 +10,9 @@ import java.nio.ByteBuffer;
  *
  * <p>Two kinds:
  * <ul>
- *   <li><b>pool pages</b> ({@link PagePool#take()}): a 4096-byte array owned by one pipe's pool, its
- *       <em>home</em>. A normal write fills one, a read frees it, and it goes back to its home pool;</li>
+ *   <li><b>pool pages</b> ({@link PagePool#take()}): 4096 bytes owned by one pipe's pool, its <em>home</em>,
+ *       either a heap array or a direct buffer as the pool was made. A normal write fills one, a read frees
+ *       it, and it goes back to its home pool; a page keeps its kind of memory wherever splice takes it;</li>
  *   <li><b>gifts</b> ({@link #gift}): memory a writer handed to the pipe (the {@code vmsplice(SPLICE_F_GIFT)}
  *       analogue), a heap array window or a direct buffer. A gift has no home: when the last slot lets go,
  *       it is dropped, never pooled (its size is the caller's, and the caller may still hold a reference).</li>
@@ -42,9 +43,13 @@ public final class Page {
         }
     }
 
-    /** The bytes, for pool pages and heap gifts; null for a direct gift. */
+    /** The bytes, for heap pool pages and heap gifts; null for direct memory. */
     final byte[] bytes;
-    /** The memory of a direct gift; null otherwise. */
+    /**
+     * The memory of a direct pool page or a direct gift; null otherwise. Slot offsets index it with absolute
+     * gets and puts, which never move its position or limit, so one buffer serves every thread that shares
+     * the page; whoever needs a position of its own (a channel) takes a slice.
+     */
     final ByteBuffer direct;
     /** The pool this page returns to; null for a gift. */
     final PagePool home;
@@ -70,9 +75,10 @@ public final class Page {
         this.gift = gift;
     }
 
-    /** A pool page belonging to {@code home}. */
-    Page(PagePool home) {
-        this(new byte[PageRing.PAGE_SIZE], null, home, null);
+    /** A pool page belonging to {@code home}, on the heap or in direct memory. */
+    Page(PagePool home, boolean direct) {
+        this(direct ? null : new byte[PageRing.PAGE_SIZE], direct ? ByteBuffer.allocateDirect(PageRing.PAGE_SIZE) : null,
+                home, null);
     }
 
     /**
@@ -116,7 +122,10 @@ public final class Page {
         return bytes;
     }
 
-    /** @return the direct buffer holding a direct gift's bytes (index with absolute gets), else null */
+    /**
+     * @return the direct buffer holding a direct page's or direct gift's bytes (index it with absolute gets and
+     *         puts only: it is shared), else null
+     */
     public ByteBuffer direct() {
         return direct;
     }

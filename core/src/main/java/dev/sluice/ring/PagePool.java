@@ -30,6 +30,7 @@ public final class PagePool {
         }
     }
 
+    private final boolean direct;
     private Page[] pages;
     private int count;
     private int limit;
@@ -41,9 +42,23 @@ public final class PagePool {
     /** Set when the pipe is gone; pages given back after that are dropped. */
     private volatile boolean closed;
 
-    /** @param limit the most spare pages to keep; 0 keeps none */
+    /** @param limit the most spare pages to keep; 0 keeps none. The pages are heap arrays. */
     public PagePool(int limit) {
+        this(limit, false);
+    }
+
+    /**
+     * @param limit  the most spare pages to keep; 0 keeps none
+     * @param direct whether new pages are direct buffers rather than heap arrays
+     */
+    public PagePool(int limit, boolean direct) {
+        this.direct = direct;
         setLimit(limit);
+    }
+
+    /** @return whether this pool's pages are direct buffers */
+    public boolean direct() {
+        return direct;
     }
 
     /**
@@ -61,7 +76,7 @@ public final class PagePool {
             hits++;
         } else {
             allocations++;
-            p = new Page(this);
+            p = new Page(this, direct);
         }
         p.initRefs(1);
         return p;

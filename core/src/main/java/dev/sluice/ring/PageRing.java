@@ -22,6 +22,12 @@ package dev.sluice.ring;
  * few bytes it carries, and small writes merge into the last page ({@link #mergeTarget}) so that sixteen
  * 1-byte writes use one slot, not sixteen.
  *
+ * <p><b>Reserved slots.</b> A transfer from a channel ({@code Splice.transferFrom}) reads the channel without
+ * the lock, into pages it will publish afterwards; it first {@link #reserve reserves} slots for them, so that
+ * the bytes it reads always have room. A reservation lowers {@link #maxUsage()}, the limit every writer and
+ * every lock-free "writable" test already obeys, exactly as Linux's {@code max_usage} keeps a watch queue's
+ * writers below the ring's size; {@link #capacity()} stays what the pipe was sized to.
+ *
  * <p>Not thread-safe: every method except {@link #index()} and the static helpers must be called with
  * the pipe's lock held. It knows nothing of waiting, waking or closing; that lives in the pipe.
  */
@@ -39,6 +45,10 @@ public final class PageRing extends RingPadAfter {
     private int tail;
     private long queuedBytes;
     private int peakOccupancy;
+    /** Slots promised to transfers in flight ({@link #reserve}); {@code maxUsage + reserved == capacity}. */
+    private int reserved;
+    /** The capacity in slots; written on resize only, read without the lock ({@code F_GETPIPE_SZ}). */
+    private volatile int capacity;
     private final PagePool pool;
 
     /** The last value stored to {@link #index}, kept in a plain field to skip stores that change nothing. */
@@ -58,6 +68,7 @@ public final class PageRing extends RingPadAfter {
         this.slots = newSlots(slots);
         this.mask = slots - 1;
         this.maxUsage = slots;
+        this.capacity = slots;
         this.pool = pool;
         this.head = start;
         this.tail = start;
@@ -129,9 +140,50 @@ public final class PageRing extends RingPadAfter {
         return head - tail >= maxUsage;
     }
 
-    /** @return how many slots writers may occupy (the ring's size for ordinary pipes); safe without the lock */
+    /**
+     * @return how many slots writers may occupy: the capacity less any {@link #reserve reserved} slots; safe
+     *         without the lock
+     */
     public int maxUsage() {
         return maxUsage;
+    }
+
+    /** @return the capacity in slots, as sized ({@code F_GETPIPE_SZ}), whatever is reserved; safe without the lock */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** @return slots reserved by transfers in flight */
+    public int reserved() {
+        return reserved;
+    }
+
+    /**
+     * Promises {@code n} free slots to one caller: until {@link #unreserve}, writers see a ring {@code n} slots
+     * smaller. The caller publishes into them after unreserving, under the same hold of the lock.
+     *
+     * @param n slots, at most the free ones ({@code maxUsage() - occupancy()})
+     */
+    public void reserve(int n) {
+        if (n < 0 || n > maxUsage - occupancy()) {
+            throw new IllegalArgumentException("cannot reserve " + n + " slots: " + (maxUsage - occupancy()) + " are free");
+        }
+        reserved += n;
+        maxUsage -= n;
+    }
+
+    /**
+     * Gives back {@code n} slots of an earlier {@link #reserve}; the ring has room for them again at once (a
+     * resize meanwhile kept them free).
+     *
+     * @param n slots, at most those reserved
+     */
+    public void unreserve(int n) {
+        if (n < 0 || n > reserved) {
+            throw new IllegalArgumentException("cannot unreserve " + n + " slots: " + reserved + " are reserved");
+        }
+        reserved -= n;
+        maxUsage += n;
     }
 
     /** @return the ring's size in slots */
@@ -320,20 +372,23 @@ public final class PageRing extends RingPadAfter {
 
     /**
      * Replaces the ring by one of {@code newSlots} slots, keeping every unread byte in order
-     * (Linux {@code pipe_resize_ring}). Fails, changing nothing, if more slots are in use than would fit.
+     * (Linux {@code pipe_resize_ring}) and every reserved slot free. Fails, changing nothing, if more slots
+     * are in use or reserved than would fit.
      *
      * @throws IllegalArgumentException if {@code newSlots} is not a power of two in range
-     * @throws IllegalStateException    if {@code newSlots} is below the current occupancy
+     * @throws IllegalStateException    if {@code newSlots} is below the occupancy plus the reserved slots
      */
     public void resize(int newSlots) {
         checkSlots(newSlots);
         int occ = occupancy();
-        if (newSlots < occ) {
-            throw new IllegalStateException("pipe holds " + occ + " pages of data; cannot shrink to "
-                    + newSlots + " pages until it is read (Linux: EBUSY)");
+        if (newSlots < occ + reserved) {
+            throw new IllegalStateException("pipe holds " + occ + " pages of data"
+                    + (reserved > 0 ? " and " + reserved + " promised to a transfer in flight" : "")
+                    + "; cannot shrink to " + newSlots + " pages until it is read (Linux: EBUSY)");
         }
+        capacity = newSlots;
         if (newSlots == slots.length) {
-            maxUsage = newSlots;
+            maxUsage = newSlots - reserved;
             return;
         }
         PipeBuffer[] next = new PipeBuffer[newSlots];
@@ -347,7 +402,7 @@ public final class PageRing extends RingPadAfter {
         mask = newSlots - 1;
         tail = 0;
         head = occ;
-        maxUsage = newSlots;
+        maxUsage = newSlots - reserved;
         publish();
     }
 

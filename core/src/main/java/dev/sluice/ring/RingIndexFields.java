@@ -15,7 +15,7 @@ package dev.sluice.ring;
 abstract class RingIndexFields extends RingPadBefore {
     /** head in the high 32 bits, tail in the low 32 bits; written only under the pipe's lock. */
     volatile long index;
-    /** Slots a writer may fill; changes only on resize. */
+    /** Slots a writer may fill: the capacity less reserved slots; changes on resize and reservations. */
     volatile int maxUsage;
 }
 

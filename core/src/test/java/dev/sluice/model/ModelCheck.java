@@ -2,6 +2,7 @@ package dev.sluice.model;
 
 import dev.sluice.testing.TestPipes;
 import dev.sluice.BrokenPipeException;
+import dev.sluice.PartialTransferException;
 import dev.sluice.Pipe;
 import dev.sluice.PipeCounters;
 import dev.sluice.PipeEnd;
@@ -9,8 +10,10 @@ import dev.sluice.PipeOptions;
 import dev.sluice.PipeStat;
 import dev.sluice.ReadEnd;
 import dev.sluice.Readiness;
+import dev.sluice.Splice;
 import dev.sluice.WriteEnd;
 import dev.sluice.model.PipeModel.Outcome;
+import dev.sluice.testing.ScriptedChannel;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,10 +25,12 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Runs one sequence of {@link Op}s on a real pipe and on a {@link PipeModel} side by side, comparing after
- * every step what each call returned or threw, the bytes read, the pipe's stat, capacity and counters, the
- * readiness of every handle, FIONREAD on every open read handle, and the readiness futures asked for so
- * far (each must complete exactly at the first step after which its handle is ready).
+ * Runs one sequence of {@link Op}s on real pipes and on {@link PipeModel}s side by side, comparing after
+ * every step what each call returned or threw, the bytes read (and the bytes a transfer's channel took), each
+ * pipe's stat, capacity and counters, the readiness of every handle, FIONREAD on every open read handle, and
+ * the readiness futures asked for so far (each must complete exactly at the first step after which its handle
+ * is ready). One pipe for the ops of a single pipe; two for sequences that splice, tee and transfer between
+ * them ({@link Op.On}, {@link Op.SpliceTee}, {@link Op.TransferTo}), which only in-process pipes can do.
  */
 final class ModelCheck {
     /** How long a blocking call waits before it gives up; in one thread nothing can come to unblock it. */
@@ -42,31 +47,46 @@ final class ModelCheck {
     private record Pending(boolean reader, int index, CompletableFuture<Readiness> future, int since) {
     }
 
-    private final Pipe pipe;
-    private final PipeModel model;
-    private final List<ReadEnd> readers = new ArrayList<>();
-    private final List<WriteEnd> writers = new ArrayList<>();
-    private final List<Pending> pending = new ArrayList<>();
+    /** One pipe under test, its model, and every handle it has had (closed ones too, so indices stay put). */
+    private static final class Side {
+        final Pipe pipe;
+        final PipeModel model;
+        final List<ReadEnd> readers = new ArrayList<>();
+        final List<WriteEnd> writers = new ArrayList<>();
+        final List<Pending> pending = new ArrayList<>();
+
+        Side(Setup setup, boolean packetWritesMerge, java.util.Set<String> events) {
+            this.pipe = TestPipes.open(setup.options());
+            this.model = new PipeModel(setup.capacity(), setup.maxCapacity(), setup.packetMode(),
+                    setup.nonBlockingRead(), setup.nonBlockingWrite(), packetWritesMerge, events);
+            readers.add(pipe.reader());
+            writers.add(pipe.writer());
+            pipe.reader().setTimeout(TIMEOUT);
+            pipe.writer().setTimeout(TIMEOUT);
+        }
+    }
+
+    private final List<Side> sides = new ArrayList<>();
+    private final java.util.Set<String> events = new java.util.TreeSet<>();
     private final StringBuilder trace = new StringBuilder();
-    private long readerWaits;
-    private long writerWaits;
     private int step;
 
     ModelCheck(Setup setup, boolean packetWritesMerge) {
-        this.pipe = TestPipes.open(setup.options());
-        this.model = new PipeModel(setup.capacity(), setup.maxCapacity(), setup.packetMode(), setup.nonBlockingRead(),
-                setup.nonBlockingWrite(), packetWritesMerge);
-        readers.add(pipe.reader());
-        writers.add(pipe.writer());
-        pipe.reader().setTimeout(TIMEOUT);
-        pipe.writer().setTimeout(TIMEOUT);
-        trace.append(setup).append('\n');
+        this(List.of(setup), packetWritesMerge);
+    }
+
+    /** A check of {@code setups.size()} pipes, each opened with its setup. */
+    ModelCheck(List<Setup> setups, boolean packetWritesMerge) {
+        for (Setup setup : setups) {
+            sides.add(new Side(setup, packetWritesMerge, events));
+            trace.append(setup).append('\n');
+        }
         compareState();
     }
 
-    /** @return the interesting cases the run went through */
+    /** @return the interesting cases the run went through, on every pipe */
     java.util.Set<String> events() {
-        return model.events;
+        return events;
     }
 
     /** Runs every op, failing at the first difference. */
@@ -77,16 +97,66 @@ final class ModelCheck {
                 apply(op);
             }
         } finally {
-            for (ReadEnd r : readers) {
-                r.close();
-            }
-            for (WriteEnd w : writers) {
-                w.close();
+            for (Side s : sides) {
+                for (ReadEnd r : s.readers) {
+                    r.close();
+                }
+                for (WriteEnd w : s.writers) {
+                    w.close();
+                }
             }
         }
     }
 
+    private Side side(int pipe) {
+        return sides.get(Math.floorMod(pipe, sides.size()));
+    }
+
     private void apply(Op op) {
+        Outcome expected;
+        Outcome actual;
+        switch (op) {
+            case Op.On on -> {
+                apply(side(on.pipe()), on.op());
+                return;
+            }
+            case Op.SpliceTee st -> {
+                Side from = side(st.from());
+                Side to = side(st.to());
+                int r = Math.floorMod(st.readHandle(), from.readers.size());
+                int w = Math.floorMod(st.writeHandle(), to.writers.size());
+                expected = from.model.spliceTo(from.model.readHandles.get(r), to.model, to.model.writeHandles.get(w),
+                        st.max(), st.tee());
+                actual = call(() -> Outcome.value(st.tee()
+                        ? Splice.tee(from.readers.get(r), to.writers.get(w), st.max())
+                        : Splice.splice(from.readers.get(r), to.writers.get(w), st.max())));
+            }
+            case Op.TransferTo t -> {
+                Side s = side(t.pipe());
+                int i = Math.floorMod(t.handle(), s.readers.size());
+                ScriptedChannel channel = ScriptedChannel.failingAfter(t.budget(), 1000);
+                expected = s.model.transferTo(s.model.readHandles.get(i), t.max(), t.budget());
+                actual = call(() -> Outcome.value(Splice.transferTo(s.readers.get(i), channel, t.max())));
+                if (!Arrays.equals(channel.bytes(), s.model.lastTransferred)) {
+                    throw failure("the channel took " + channel.bytes().length + " bytes, the model "
+                            + s.model.lastTransferred.length + " (or they differ at index "
+                            + Arrays.mismatch(channel.bytes(), s.model.lastTransferred) + ")");
+                }
+            }
+            default -> {
+                apply(sides.get(0), op);
+                return;
+            }
+        }
+        finish(op, expected, actual);
+    }
+
+    /** Applies an op of one pipe to {@code s}. */
+    private void apply(Side s, Op op) {
+        final PipeModel model = s.model;
+        final Pipe pipe = s.pipe;
+        final List<ReadEnd> readers = s.readers;
+        final List<WriteEnd> writers = s.writers;
         Outcome expected;
         Outcome actual;
         switch (op) {
@@ -95,12 +165,8 @@ final class ModelCheck {
                 byte[] data = new byte[w.size()];
                 new SplittableRandom(w.seed()).nextBytes(data);
                 PipeModel.Handle h = model.writeHandles.get(i);
-                boolean blocks = !h.open ? false : !h.nonBlocking;
                 expected = model.write(h, data);
                 actual = call(() -> Outcome.value(Shapes.write(writers.get(i), data, w.shape(), w.seed())));
-                if (blocks && expected instanceof Outcome.Threw t && t.types().contains(PipeModel.TIMEOUT)) {
-                    writerWaits++;
-                }
             }
             case Op.Read r -> {
                 int i = Math.floorMod(r.handle(), readers.size());
@@ -111,9 +177,6 @@ final class ModelCheck {
                     int n = Shapes.read(readers.get(i), b, r.shape(), r.size() * 31L + step);
                     return new Outcome.Returned(n, Arrays.copyOf(b, Math.max(n, 0)));
                 });
-                if (expected instanceof Outcome.Threw t && t.types().contains(PipeModel.TIMEOUT)) {
-                    readerWaits++;
-                }
             }
             case Op.SetCapacity c -> {
                 expected = model.setCapacity(c.bytes());
@@ -179,26 +242,34 @@ final class ModelCheck {
             case Op.WhenReady w -> {
                 int i = Math.floorMod(w.handle(), w.reader() ? readers.size() : writers.size());
                 PipeEnd end = w.reader() ? readers.get(i) : writers.get(i);
-                pending.add(new Pending(w.reader(), i, end.whenReady(), step));
+                s.pending.add(new Pending(w.reader(), i, end.whenReady(), step));
                 expected = actual = Outcome.value(0);
             }
             case Op.ResetCounters r -> {
                 model.resetCounters();
                 pipe.resetCounters();
-                readerWaits = writerWaits = 0;
                 expected = actual = Outcome.value(0);
             }
+            case Op.On on -> throw new IllegalArgumentException("nested " + on);
+            case Op.SpliceTee st -> throw new IllegalArgumentException("not an op of one pipe: " + st);
+            case Op.TransferTo t -> throw new IllegalArgumentException("not an op of one pipe: " + t);
         }
+        finish(sides.size() > 1 ? "pipe " + sides.indexOf(s) + ": " + op : op, expected, actual);
+    }
+
+    private void finish(Object op, Outcome expected, Outcome actual) {
         trace.append(step).append(": ").append(op).append(" -> ").append(actual).append('\n');
         if (!matches(expected, actual)) {
             throw failure("call: expected " + expected + ", got " + actual + describeData(expected, actual));
         }
         // New handles get the same short timeout as the rest.
-        for (ReadEnd r : readers) {
-            r.setTimeout(TIMEOUT);
-        }
-        for (WriteEnd w : writers) {
-            w.setTimeout(TIMEOUT);
+        for (Side s : sides) {
+            for (ReadEnd r : s.readers) {
+                r.setTimeout(TIMEOUT);
+            }
+            for (WriteEnd w : s.writers) {
+                w.setTimeout(TIMEOUT);
+            }
         }
         compareState();
     }
@@ -230,6 +301,8 @@ final class ModelCheck {
             return c.run();
         } catch (BrokenPipeException e) {
             return new Outcome.Threw(Set.of(e.getClass().getSimpleName()), e.bytesTransferred());
+        } catch (PartialTransferException e) {
+            return new Outcome.Threw(Set.of(e.getClass().getSimpleName()), e.bytesTransferred());
         } catch (InterruptedIOException e) {
             return new Outcome.Threw(Set.of(e.getClass().getSimpleName()), e.bytesTransferred);
         } catch (Exception e) {
@@ -238,53 +311,63 @@ final class ModelCheck {
     }
 
     private void compareState() {
-        PipeStat s = pipe.stat();
-        check("capacity()", pipe.capacity(), (long) model.slots * PipeModel.PAGE);
-        check("stat().capacity", s.capacity(), (long) model.slots * PipeModel.PAGE);
-        check("stat().slots", s.slots(), model.slots);
-        if (TestPipes.inProcess()) { // kernel pipes do not export their occupancy
-            check("stat().slotsUsed", s.slotsUsed(), model.ring.size());
+        for (int i = 0; i < sides.size(); i++) {
+            compareState(sides.get(i), sides.size() > 1 ? "pipe " + i + " " : "");
         }
-        check("stat().bytesQueued", s.bytesQueued(), model.queued());
-        check("stat().readers", s.readers(), model.readers);
-        check("stat().writers", s.writers(), model.writers);
+    }
+
+    private void compareState(Side side, String name) {
+        final Pipe pipe = side.pipe;
+        final PipeModel model = side.model;
+        final List<ReadEnd> readers = side.readers;
+        final List<WriteEnd> writers = side.writers;
+        PipeStat s = pipe.stat();
+        check(name + "capacity()", pipe.capacity(), (long) model.slots * PipeModel.PAGE);
+        check(name + "stat().capacity", s.capacity(), (long) model.slots * PipeModel.PAGE);
+        check(name + "stat().slots", s.slots(), model.slots);
+        if (TestPipes.inProcess()) { // kernel pipes do not export their occupancy
+            check(name + "stat().slotsUsed", s.slotsUsed(), model.ring.size());
+        }
+        check(name + "stat().bytesQueued", s.bytesQueued(), model.queued());
+        check(name + "stat().readers", s.readers(), model.readers);
+        check(name + "stat().writers", s.writers(), model.writers);
         for (int i = 0; i < readers.size(); i++) {
             PipeModel.Handle h = model.readHandles.get(i);
-            check("reader " + i + " poll()", readers.get(i).poll().linuxPollMask(), model.poll(h));
+            check(name + "reader " + i + " poll()", readers.get(i).poll().linuxPollMask(), model.poll(h));
             if (h.open) {
                 int n = i;
                 Outcome avail = call(() -> Outcome.value(readers.get(n).available()));
                 if (!avail.equals(Outcome.value(model.queued()))) {
-                    throw failure("reader " + i + " available(): expected " + model.queued() + ", got " + avail);
+                    throw failure(name + "reader " + i + " available(): expected " + model.queued() + ", got " + avail);
                 }
             }
         }
         for (int i = 0; i < writers.size(); i++) {
-            check("writer " + i + " poll()", writers.get(i).poll().linuxPollMask(),
+            check(name + "writer " + i + " poll()", writers.get(i).poll().linuxPollMask(),
                     model.poll(model.writeHandles.get(i)));
         }
         PipeCounters c = pipe.counters();
-        check("counters().bytesWritten", c.bytesWritten(), model.bytesWritten);
-        check("counters().bytesRead", c.bytesRead(), model.bytesRead);
-        check("counters().writeCalls", c.writeCalls(), model.writeCalls);
-        check("counters().readCalls", c.readCalls(), model.readCalls);
+        check(name + "counters().bytesWritten", c.bytesWritten(), model.bytesWritten);
+        check(name + "counters().bytesRead", c.bytesRead(), model.bytesRead);
+        check(name + "counters().writeCalls", c.writeCalls(), model.writeCalls);
+        check(name + "counters().readCalls", c.readCalls(), model.readCalls);
         if (TestPipes.inProcess()) {
-            check("counters().peakSlotsUsed", c.peakSlotsUsed(), model.peakSlots);
+            check(name + "counters().peakSlotsUsed", c.peakSlotsUsed(), model.peakSlots);
         }
-        check("counters().readerWaits", c.readerWaits(), readerWaits);
-        check("counters().writerWaits", c.writerWaits(), writerWaits);
-        for (Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {
+        check(name + "counters().readerWaits", c.readerWaits(), model.readerWaits);
+        check(name + "counters().writerWaits", c.writerWaits(), model.writerWaits);
+        for (Iterator<Pending> it = side.pending.iterator(); it.hasNext(); ) {
             Pending p = it.next();
             PipeModel.Handle h = p.reader() ? model.readHandles.get(p.index()) : model.writeHandles.get(p.index());
             boolean ready = model.ready(h);
-            String what = (p.reader() ? "reader " : "writer ") + p.index() + " whenReady() from step " + p.since();
+            String what = name + (p.reader() ? "reader " : "writer ") + p.index() + " whenReady() from step " + p.since();
             if (p.future().isDone()) {
                 if (!ready) {
                     throw failure(what + " completed with " + p.future().getNow(null) + " but the handle is not ready");
                 }
                 check(what + " value", p.future().getNow(null).linuxPollMask(), model.poll(h));
                 if (p.since() < step) {
-                    model.events.add("whenReady: completed by a later step");
+                    events.add("whenReady: completed by a later step");
                 }
                 it.remove();
             } else if (ready) {
@@ -301,6 +384,10 @@ final class ModelCheck {
     }
 
     private AssertionError failure(String what) {
-        return new AssertionError("step " + step + ": " + what + "\n" + model + "\nreal: " + pipe + "\ntrace:\n" + trace);
+        StringBuilder state = new StringBuilder();
+        for (Side s : sides) {
+            state.append(s.model).append("\nreal: ").append(s.pipe).append('\n');
+        }
+        return new AssertionError("step " + step + ": " + what + "\n" + state + "trace:\n" + trace);
     }
 }

@@ -47,4 +47,24 @@ sealed interface Op {
     /** {@code Pipe.resetCounters()}. */
     record ResetCounters() implements Op {
     }
+
+    // ---- several pipes: the ops above address pipe 0, unless wrapped in On ----------------------------
+
+    /** One of the ops above, on pipe {@code pipe} (modulo the number of pipes). */
+    record On(int pipe, Op op) implements Op {
+    }
+
+    /**
+     * {@code Splice.splice} ({@code tee == false}) or {@code Splice.tee} of up to {@code max} bytes from a read
+     * handle of pipe {@code from} to a write handle of pipe {@code to} (the same pipe: EINVAL).
+     */
+    record SpliceTee(int from, int readHandle, int to, int writeHandle, long max, boolean tee) implements Op {
+    }
+
+    /**
+     * {@code Splice.transferTo} of up to {@code max} bytes from a read handle of pipe {@code pipe} into a
+     * collecting channel that takes at most {@code budget} bytes, a few at a time, and then fails.
+     */
+    record TransferTo(int pipe, int handle, long max, long budget) implements Op {
+    }
 }

@@ -31,13 +31,26 @@ final class PipeModel {
     static final int POLLHUP = 0x010;
     static final int POLLNVAL = 0x020;
 
-    /** One ring slot, {@code struct pipe_buffer}. */
+    /** One ring slot, {@code struct pipe_buffer}; tee and a cut splice make two slots share one page. */
     static final class Slot {
-        final byte[] page = new byte[PAGE];
+        final byte[] page;
         int offset;
         int len;
         boolean packet;
         boolean canMerge;
+
+        Slot() {
+            this.page = new byte[PAGE];
+        }
+
+        /** A slot over {@code len} bytes of another slot's page from {@code offset}. */
+        Slot(byte[] page, int offset, int len, boolean packet, boolean canMerge) {
+            this.page = page;
+            this.offset = offset;
+            this.len = len;
+            this.packet = packet;
+            this.canMerge = canMerge;
+        }
 
         @Override
         public String toString() {
@@ -118,6 +131,8 @@ final class PipeModel {
     static final String TIMEOUT = "PipeTimeoutException";
     static final String ILLEGAL_ARGUMENT = "IllegalArgumentException";
     static final String ILLEGAL_STATE = "IllegalStateException";
+    static final String IO = "IOException";
+    static final String PARTIAL = "PartialTransferException";
 
     /**
      * Whether a packet-mode write may merge its sub-page remainder into a preceding normal write's page.
@@ -126,7 +141,7 @@ final class PipeModel {
      */
     final boolean packetWritesMerge;
     /** Which interesting cases a run went through, for the generator's coverage statistics. */
-    final java.util.Set<String> events = new java.util.TreeSet<>();
+    final java.util.Set<String> events;
     final int maxCapacity;
     int slots;
     final ArrayDeque<Slot> ring = new ArrayDeque<>();
@@ -141,9 +156,16 @@ final class PipeModel {
     long writeCalls;
     long readCalls;
     int peakSlots;
+    /** Calls that had to wait (and, alone in the model, waited until their timeout), per side. */
+    long readerWaits;
+    long writerWaits;
+    /** What the channel of the last {@link #transferTo} took. */
+    byte[] lastTransferred = new byte[0];
 
+    /** A pipe as opened with these options; the cases it goes through are added to {@code events}. */
     PipeModel(int capacity, int maxCapacity, boolean packetMode, boolean nonBlockingRead, boolean nonBlockingWrite,
-              boolean packetWritesMerge) {
+              boolean packetWritesMerge, java.util.Set<String> events) {
+        this.events = events;
         this.maxCapacity = roundPipeSize(maxCapacity);
         this.slots = roundPipeSize(capacity) / PAGE;
         this.packetWritesMerge = packetWritesMerge;
@@ -220,6 +242,7 @@ final class PipeModel {
                 break; // partial count, or EAGAIN (0)
             }
             // Blocking on a full ring: nobody else runs, so the wait ends by timeout with what was stored.
+            writerWaits++;
             bytesWritten += done;
             events.add(done == 0 ? "write: blocked" : "write: blocked after storing some");
             return new Outcome.Threw(Set.of(TIMEOUT), done);
@@ -273,6 +296,7 @@ final class PipeModel {
                 return new Outcome.Returned(0, new byte[0]); // EAGAIN
             }
             events.add("read: blocked");
+            readerWaits++;
             return new Outcome.Threw(Set.of(TIMEOUT), 0);
         }
         if (done == 0) {
@@ -389,8 +413,174 @@ final class PipeModel {
     }
 
     void resetCounters() {
-        bytesWritten = bytesRead = writeCalls = readCalls = 0;
+        bytesWritten = bytesRead = writeCalls = readCalls = readerWaits = writerWaits = 0;
         peakSlots = ring.size();
+    }
+
+    // ---- splice and tee between two pipes (§5: splice_pipe_to_pipe, link_pipe; Splice's documentation) -----
+
+    /**
+     * splice ({@code tee == false}) or tee of up to {@code max} bytes from this pipe, through read handle
+     * {@code in}, into pipe {@code to}, through its write handle {@code out}. Whole slots move (flags and all)
+     * or are shared (both copies lose CAN_MERGE) while they fit in {@code max} and the target has room; only
+     * a first slot bigger than {@code max} is cut, and its two parts share the page without CAN_MERGE. The
+     * source end's mode governs waiting for data, the target's for room. Results as Java's read: -1 at the
+     * source's end-of-stream, 0 for EAGAIN. Sluice: same pipe or a negative count is IllegalArgumentException
+     * before anything else, and -1 for EOF where Linux returns 0.
+     */
+    Outcome spliceTo(Handle in, PipeModel to, Handle out, long max, boolean tee) {
+        String op = tee ? "tee" : "splice";
+        if (max < 0 || to == this) {
+            events.add(op + ": EINVAL");
+            return Outcome.Threw.of(IllegalArgumentException.class);
+        }
+        if (!in.open || !out.open) {
+            return Outcome.Threw.of(closed());
+        }
+        if (max == 0) {
+            return Outcome.value(0);
+        }
+        if (to.readers == 0) { // checked before the source's end-of-stream, as Linux does
+            events.add(op + ": EPIPE");
+            return new Outcome.Threw(Set.of(BROKEN), 0);
+        }
+        if (ring.isEmpty()) {
+            return emptySource(in, op);
+        }
+        if (to.full()) {
+            if (out.nonBlocking) {
+                events.add(op + ": EAGAIN, full target");
+                return Outcome.value(0);
+            }
+            events.add(op + ": blocked on a full target");
+            to.writerWaits++;
+            return new Outcome.Threw(Set.of(TIMEOUT), 0);
+        }
+        long done = 0;
+        for (Slot s : new ArrayList<>(ring)) {
+            if (done == max) {
+                break;
+            }
+            if (to.full()) {
+                events.add(op + ": stopped by a full target");
+                break;
+            }
+            if (s.len > max - done) {
+                if (done == 0) { // the only cut: a first slot bigger than max
+                    int n = (int) max;
+                    s.canMerge = false;
+                    to.link(new Slot(s.page, s.offset, n, s.packet, false));
+                    if (!tee) {
+                        s.offset += n;
+                        s.len -= n;
+                    }
+                    done = n;
+                    events.add(op + ": cut the first slot");
+                }
+                break;
+            }
+            if (tee) {
+                s.canMerge = false;
+                to.link(new Slot(s.page, s.offset, s.len, s.packet, false));
+            } else {
+                ring.removeFirst();
+                to.link(s); // moved whole: its flags travel with it
+            }
+            done += s.len;
+        }
+        events.add(op + (tee ? ": shared" : ": moved"));
+        to.writeCalls++;
+        to.bytesWritten += done;
+        if (!tee) {
+            readCalls++;
+            bytesRead += done;
+        }
+        return Outcome.value(done);
+    }
+
+    /**
+     * What a splice, tee or transfer from this pipe does when it is empty: -1 at end-of-stream, EAGAIN (0) if
+     * the read handle is nonblocking, else it waits as a read does, here until its timeout.
+     */
+    private Outcome emptySource(Handle in, String op) {
+        if (writers == 0) {
+            events.add(op + ": EOF");
+            return Outcome.value(-1);
+        }
+        if (in.nonBlocking) {
+            events.add(op + ": EAGAIN, empty source");
+            return Outcome.value(0);
+        }
+        events.add(op + ": blocked on an empty source");
+        readerWaits++;
+        return new Outcome.Threw(Set.of(TIMEOUT), 0);
+    }
+
+    private void link(Slot s) {
+        ring.addLast(s);
+        peakSlots = Math.max(peakSlots, ring.size());
+    }
+
+    // ---- transfer to a channel (splice pipe → file; Splice.transferTo) --------------------------------------
+
+    /**
+     * {@code Splice.transferTo} through read handle {@code in} into a channel that takes at most
+     * {@code budget} bytes and then fails: waits for data as a read does; offers whole slots up to {@code max}
+     * (only a first slot bigger than {@code max} is cut, and a packet is not discarded: its rest stays); then
+     * exactly what the channel took leaves the pipe, and the rest stays first in line. A channel that took
+     * nothing throws its own exception; one that took part, a PartialTransferException with the count.
+     */
+    Outcome transferTo(Handle in, long max, long budget) {
+        lastTransferred = new byte[0];
+        if (max < 0) {
+            return Outcome.Threw.of(IllegalArgumentException.class);
+        }
+        if (!in.open) {
+            return Outcome.Threw.of(closed());
+        }
+        if (max == 0) {
+            return Outcome.value(0);
+        }
+        if (ring.isEmpty()) {
+            return emptySource(in, "transferTo");
+        }
+        long offered = 0;
+        int slots = 0;
+        for (Slot s : ring) {
+            if (offered == max || slots > 0 && s.len > max - offered) {
+                break;
+            }
+            offered += Math.min(s.len, max - offered);
+            slots++;
+        }
+        int taken = (int) Math.min(offered, budget);
+        byte[] out = new byte[taken];
+        for (int done = 0; done < taken; ) {
+            Slot s = ring.peekFirst();
+            int k = Math.min(s.len, taken - done);
+            System.arraycopy(s.page, s.offset, out, done, k);
+            s.offset += k;
+            s.len -= k;
+            done += k;
+            if (s.len == 0) {
+                ring.removeFirst();
+            } else if (s.packet) {
+                events.add("transferTo: left part of a packet");
+            }
+        }
+        lastTransferred = out;
+        readCalls++;
+        bytesRead += taken;
+        if (taken == offered) {
+            events.add(slots > 1 ? "transferTo: several slots" : "transferTo: one slot");
+            return Outcome.value(offered);
+        }
+        if (taken == 0) {
+            events.add("transferTo: the channel failed at once");
+            return new Outcome.Threw(Set.of(IO), 0);
+        }
+        events.add("transferTo: the channel failed part way");
+        return new Outcome.Threw(Set.of(PARTIAL), taken);
     }
 
     private static Class<?> closed() {

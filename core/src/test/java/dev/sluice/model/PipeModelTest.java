@@ -36,7 +36,14 @@ class PipeModelTest {
 
     @Property(tries = 1000, shrinking = ShrinkingMode.FULL)
     void pipeBehavesLikeTheLinuxModel(@ForAll("setups") ModelCheck.Setup setup, @ForAll("ops") List<Op> ops) {
-        ModelCheck check = new ModelCheck(setup, true); // packet writes merge as on Linux
+        runAndCount(new ModelCheck(setup, true), ops, REQUIRED); // packet writes merge as on Linux
+    }
+
+    /**
+     * Runs {@code ops}, then (also when the check failed) counts the cases they went through for jqwik's
+     * statistics, requiring each of {@code required} in at least three tries of the property.
+     */
+    static void runAndCount(ModelCheck check, List<Op> ops, List<String> required) {
         try {
             check.run(ops);
         } finally {
@@ -44,7 +51,7 @@ class PipeModelTest {
                 Statistics.label("cases").collect(e);
             }
             Statistics.label("cases").coverage(c -> {
-                for (String e : REQUIRED) {
+                for (String e : required) {
                     c.check(e).count(n -> n >= 3);
                 }
             });
@@ -84,6 +91,11 @@ class PipeModelTest {
 
     @Provide
     Arbitrary<ModelCheck.Setup> setups() {
+        return setupArbitrary();
+    }
+
+    /** Pipe options as the model check opens pipes with them. */
+    static Arbitrary<ModelCheck.Setup> setupArbitrary() {
         Arbitrary<Integer> capacity = Arbitraries.of(0, 1, 4096, 4097, 8192, 16384, 65536, 100000);
         // A kernel pipe's maximum is the system's pipe-max-size (1 MiB here); other maxima are in-process only.
         Arbitrary<Integer> max = TestPipes.inProcess() ? Arbitraries.of(4096, 16384, 65536, 131072, 1 << 20)
@@ -96,6 +108,11 @@ class PipeModelTest {
 
     @Provide
     Arbitrary<List<Op>> ops() {
+        return oneOp().list().ofMinSize(1).ofMaxSize(60);
+    }
+
+    /** One op of a single pipe, in the proportions the sequences use. */
+    static Arbitrary<Op> oneOp() {
         Arbitrary<Integer> handle = Arbitraries.integers().between(0, 5);
         Arbitrary<Boolean> side = Arbitraries.of(true, false);
         Arbitrary<Boolean> flag = Arbitraries.of(true, false);
@@ -124,7 +141,7 @@ class PipeModelTest {
         Arbitrary<Op> whenReady = Combinators.combine(side, handle).as(Op.WhenReady::new);
         Arbitrary<Op> reset = Arbitraries.just(new Op.ResetCounters());
 
-        Arbitrary<Op> op = Arbitraries.frequencyOf(
+        return Arbitraries.frequencyOf(
                 Tuple.of(30, write),
                 Tuple.of(25, read),
                 Tuple.of(8, setCapacity),
@@ -135,6 +152,5 @@ class PipeModelTest {
                 Tuple.of(3, available),
                 Tuple.of(4, whenReady),
                 Tuple.of(1, reset));
-        return op.list().ofMinSize(1).ofMaxSize(60);
     }
 }
