@@ -131,10 +131,8 @@ final class PipeCore extends PipePadAfter {
      * state change it announces has been published (the pipe's lock released).
      */
     void wake(WaitQueue q) {
-        if (coalescing) {
-            q.wakeOneUnlessInFlight();
-        } else if (exclusive) {
-            q.wakeOne();
+        if (exclusive) {
+            wakeNext(q); // one waiter, or none while one is in flight (coalescing)
         } else {
             q.wakeAll();
         }
