@@ -29,7 +29,7 @@ class PipePairModelTest {
             "splice: moved", "splice: cut the first slot", "splice: EAGAIN, empty source",
             "splice: EAGAIN, full target", "splice: blocked on an empty source", "splice: blocked on a full target",
             "splice: EPIPE", "splice: EINVAL", "tee: shared", "tee: cut the first slot", "tee: EAGAIN, empty source",
-            "tee: blocked on a full target", "tee: EPIPE", "transferTo: one slot", "transferTo: several slots",
+            "tee: blocked on a full target", "transferTo: one slot", "transferTo: several slots",
             "transferTo: the channel failed at once", "transferTo: the channel failed part way",
             "transferTo: left part of a packet", "transferTo: EAGAIN, empty source",
             "transferTo: blocked on an empty source", "write: merged",
@@ -38,9 +38,10 @@ class PipePairModelTest {
     /**
      * Rarer cases, counted over splice, tee and transfers together, with the fewest runs each must appear in:
      * end-of-stream of a source (about 60 runs in 600), and a splice or tee cut short by a full target (about
-     * a dozen: asking for more would fail by chance now and then).
+     * a dozen: asking for more would fail by chance now and then), and a tee into a pipe with no reader (a
+     * handful of runs in 600; a run with only two failed the three that the common cases must reach).
      */
-    private static final Map<String, Integer> RARE = Map.of("EOF", 3, "stopped by a full target", 1);
+    private static final Map<String, Integer> RARE = Map.of("EOF", 3, "stopped by a full target", 1, "tee: EPIPE", 1);
 
     @Property(tries = 600, shrinking = ShrinkingMode.FULL)
     void twoPipesWithSpliceTeeAndTransfersBehaveLikeTheModel(@ForAll("setups") List<ModelCheck.Setup> setups,
@@ -53,7 +54,7 @@ class PipePairModelTest {
             PipeModelTest.runAndCount(check, ops, REQUIRED);
         } finally {
             for (String rare : RARE.keySet()) {
-                if (check.events().stream().anyMatch(e -> !e.startsWith("read") && e.endsWith(": " + rare))) {
+                if (check.events().stream().anyMatch(e -> e.equals(rare) || !e.startsWith("read") && e.endsWith(": " + rare))) {
                     Statistics.label("rare").collect(rare);
                 }
             }
