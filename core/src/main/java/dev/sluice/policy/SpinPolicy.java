@@ -24,8 +24,11 @@ public enum SpinPolicy {
      * counts as a failure (a ping-pong's spins find the lock free, a bulk stream's do not). A spin lasts no
      * longer than a wake-up has been costing on that side (from the waker's unpark to the woken thread
      * running, a moving average), capped by {@code spinBeforePark}: spinning no longer than blocking would
-     * cost is the classic 2-competitive rule. Virtual threads never spin: one parks by unmounting, and a
-     * spinning one only holds a carrier the other side may need.
+     * cost is the classic 2-competitive rule. A spin that runs out but whose wait then ends within
+     * {@code spinBeforePark} was a narrow miss, not a failure, and makes later spins last that long: two
+     * threads passing a token both wait while the other wakes, and would otherwise never spin again once one
+     * of them parked. Virtual threads spin at most 2 µs: a spinning one holds a carrier other virtual
+     * threads may need.
      *
      * <p>So a ping-pong, whose waits end within a microsecond while the partner runs, keeps its spin; a writer
      * of small chunks waiting for a reader to drain a full pipe (which, measured, is what a fixed spin loses

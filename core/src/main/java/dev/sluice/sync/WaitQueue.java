@@ -130,14 +130,17 @@ public final class WaitQueue {
      * @return why it returned
      */
     public Outcome await(BooleanSupplier ready, long deadlineNanos, int tag, long spinNanos) {
+        long spunFrom = 0;
         if (spinNanos > 0) {
             long budget = spinBudget.next(spinNanos, Thread.currentThread().isVirtual());
             if (budget > 0) {
-                if (spin(ready, budget, deadlineNanos)) {
+                long start = System.nanoTime();
+                if (spin(ready, budget, deadlineNanos, start)) {
                     spinBudget.succeeded();
                     return Outcome.SPUN;
                 }
                 spinBudget.failed();
+                spunFrom = start;
             }
         }
         Waiter w = enqueue(tag);
@@ -146,7 +149,12 @@ public final class WaitQueue {
             outcome = parkUntil(w, ready, deadlineNanos);
             if (measureWakeCost && w.woken) {
                 // Written before the waker's volatile store to woken, which this thread has read.
-                spinBudget.woke(System.nanoTime() - w.wokenAt);
+                long wokenAt = w.wokenAt;
+                spinBudget.woke(System.nanoTime() - wokenAt);
+                if (spunFrom != 0) {
+                    // How long the wait really was: from the start of the failed spin to the waker's unpark.
+                    spinBudget.missed(wokenAt - spunFrom, spinNanos);
+                }
             }
             return outcome;
         } finally {
@@ -162,8 +170,7 @@ public final class WaitQueue {
      * Spins on {@code ready} for at most {@code spinNanos}; gives up early on interrupt or deadline.
      * The clock is read every 64 rounds, so the bound is honoured to within a few hundred nanoseconds.
      */
-    private static boolean spin(BooleanSupplier ready, long spinNanos, long deadlineNanos) {
-        long start = System.nanoTime();
+    private static boolean spin(BooleanSupplier ready, long spinNanos, long deadlineNanos, long start) {
         for (int i = 1; ; i++) {
             if (ready.getAsBoolean()) {
                 return true;

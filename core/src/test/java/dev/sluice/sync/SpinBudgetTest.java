@@ -30,7 +30,6 @@ class SpinBudgetTest {
         b.failed();
         b.woke(100);
         assertThat(nextSpins(b, 3)).containsOnly(MAX);
-        assertThat(b.next(MAX, true)).as("virtual threads too").isEqualTo(MAX);
         assertThat(b.next(0, false)).isZero();
         assertThat(b.wakeCost()).as("a fixed budget measures nothing").isEqualTo(-1);
     }
@@ -43,9 +42,44 @@ class SpinBudgetTest {
     }
 
     @Test
-    void adaptiveNeverSpinsOnVirtualThreads() {
+    void adaptiveSpinsOfVirtualThreadsAreShort() {
         SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
-        assertThat(b.next(MAX, true)).isZero();
+        assertThat(b.next(MAX, true)).isEqualTo(SpinBudget.VIRTUAL_MAX_SPIN_NANOS);
+        assertThat(b.next(1_000, true)).as("a shorter longest spin still bounds it").isEqualTo(1_000);
+        assertThat(new SpinBudget(SpinPolicy.FIXED).next(MAX, true)).as("fixed spins what it is told").isEqualTo(MAX);
+    }
+
+    @Test
+    void aNarrowMissTakesTheFailureBackAndLengthensLaterSpins() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 99);
+        b.woke(4_000);
+        assertThat(b.next(MAX, false)).as("as long as a wake-up costs").isEqualTo(4_000);
+        b.failed();
+        assertThat(b.skip()).isEqualTo(1);
+        // The wait ended 9 µs after the spin began: a 4 µs spin missed it, a 10 µs one would not have.
+        b.missed(9_000, MAX);
+        assertThat(b.skip()).as("not a failure").isZero();
+        long spin = b.next(MAX, false);
+        assertThat(spin).as("a little longer than the wait that was missed").isGreaterThan(9_000).isLessThan(MAX);
+        // Two failures in a row with a narrow miss between them: the penalty is the first failure's.
+        b.failed();
+        b.missed(9_000, MAX);
+        b.failed();
+        assertThat(b.skip()).as("the taken-back failure does not double the penalty").isEqualTo(1);
+    }
+
+    @Test
+    void aLongWaitAfterAFailedSpinStaysAFailure() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 99);
+        b.failed();
+        b.missed(MAX + 1, MAX);
+        assertThat(b.skip()).isEqualTo(1);
+        assertThat(b.next(MAX, false)).isZero();
+        assertThat(b.next(MAX, false)).as("the spin length is untouched").isEqualTo(MAX);
+        SpinBudget fixed = new SpinBudget(SpinPolicy.FIXED);
+        fixed.failed();
+        fixed.missed(1_000, MAX);
+        assertThat(fixed.next(MAX, false)).isEqualTo(MAX);
     }
 
     @Test

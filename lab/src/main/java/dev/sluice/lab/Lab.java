@@ -114,6 +114,10 @@ public final class Lab implements Callable<Integer> {
         @Option(names = "--timestamps", paramLabel = "on|off", split = ",",
                 description = "Sluice keeps a/m times on every call (default off, as anonymous pipes since Linux 6.15)")
         List<String> timestamps = List.of("off");
+        @Option(names = "--spin", paramLabel = "S", split = ",",
+                description = "Sluice spin before parking: 0 (park at once), 20us (spin 20 µs every wait), a20 "
+                        + "(adaptive, at most 20 µs) (default: the library's)")
+        List<String> spins = List.of(dev.sluice.lab.targets.Spin.DEFAULT.alias());
         @Option(names = "--threads", paramLabel = "K", split = ",",
                 description = "platform, virtual or both (default platform)")
         List<String> threads = List.of("platform");
@@ -149,7 +153,7 @@ public final class Lab implements Callable<Integer> {
             if (l.size() == 1 && l.get(0).equalsIgnoreCase("all")) {
                 l = Arrays.stream(LockStrategy.values()).map(LockStrategy::alias).toList();
             }
-            return Targets.resolve(targets == null ? dflt : split(targets), pol, w, l, split(timestamps));
+            return Targets.resolve(targets == null ? dflt : split(targets), pol, w, l, split(timestamps), split(spins));
         }
 
         List<ThreadKind> threadKinds() {
@@ -257,7 +261,7 @@ public final class Lab implements Callable<Integer> {
                 out.printf("  %-10s %s%s%n", f, Targets.describe(f), t.unavailable().map(w -> " [n/a: " + w + "]").orElse(""));
             }
             out.println("Sluice settings: --policy " + String.join(",", Arrays.stream(WakePolicy.values()).map(WakePolicy::alias).toList())
-                    + " | --wait " + String.join(",", new WaitNames()) + " | --lock mutex,spin | --timestamps on,off");
+                    + " | --wait " + String.join(",", new WaitNames()) + " | --lock mutex,spin | --timestamps on,off | --spin 0,20us,a20");
             out.println("Threads: --threads platform,virtual");
             return 0;
         }

@@ -18,7 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Sluice's in-process pipe with one choice of wake policy, wait discipline, lock and timestamps. */
+/** Sluice's in-process pipe with one choice of wake policy, wait discipline, lock, timestamps and spin. */
 public final class SluiceTarget {
     private SluiceTarget() {
     }
@@ -32,11 +32,24 @@ public final class SluiceTarget {
      * @param timestamps keep access/modification times on every call (FIFO-like)
      */
     public static Target of(WakePolicy policy, WaitDiscipline discipline, LockStrategy lock, boolean timestamps) {
+        return of(policy, discipline, lock, timestamps, Spin.DEFAULT);
+    }
+
+    /**
+     * @param policy     when a reader wakes a writer
+     * @param discipline how many waiters one wake-up reaches
+     * @param lock       mutex or spin lock
+     * @param timestamps keep access/modification times on every call (FIFO-like)
+     * @param spin       how waiting threads spin before they park
+     */
+    public static Target of(WakePolicy policy, WaitDiscipline discipline, LockStrategy lock, boolean timestamps,
+                            Spin spin) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("policy", policy.alias());
         settings.put("wait", discipline.alias());
         settings.put("lock", lock.alias());
         settings.put("timestamps", timestamps ? "on" : "off");
+        settings.put("spin", spin.alias());
         // The id names only what differs from the defaults, so the default variant is plain "sluice".
         List<String> diff = new ArrayList<>();
         if (policy != PipeOptions.DEFAULT_WAKE_POLICY) {
@@ -51,13 +64,16 @@ public final class SluiceTarget {
         if (timestamps) {
             diff.add("timestamps");
         }
+        if (!spin.same(Spin.DEFAULT)) {
+            diff.add("spin=" + spin.alias());
+        }
         String id = diff.isEmpty() ? "sluice" : "sluice[" + String.join(",", diff) + "]";
         return new PipeApiTarget("sluice", id, settings, CAPS, (capacity, nonBlocking) -> {
             PipeOptions.Builder b = PipeOptions.builder()
                     .wakePolicy(policy).readerWakePolicy(ReaderWakePolicy.ON_EMPTY).waitDiscipline(discipline).lockStrategy(lock)
                     .timestamps(timestamps).nonBlocking(nonBlocking)
                     // explicit, so a -D system default for the test matrix cannot change what is measured
-                    .spinBeforePark(PipeOptions.DEFAULT_SPIN_BEFORE_PARK);
+                    .spinPolicy(spin.policy()).spinBeforePark(spin.duration());
             if (capacity > 0) {
                 b.maxCapacity(Math.max(capacity, PipeOptions.DEFAULT_MAX_CAPACITY)).capacity(capacity);
             }

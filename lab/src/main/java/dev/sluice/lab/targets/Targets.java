@@ -88,7 +88,7 @@ public final class Targets {
 
     public static String describe(String family) {
         return switch (family) {
-            case "sluice" -> "Sluice's in-process pipe; variants by --policy, --lock, --wait, --timestamps";
+            case "sluice" -> "Sluice's in-process pipe; variants by --policy, --lock, --wait, --timestamps, --spin";
             case "kernel" -> "Linux kernel pipe through FFM (module kernel)";
             case "nio" -> "java.nio.channels.Pipe (a kernel pipe behind the JDK's channels; fixed 64 KiB)";
             case "jdk-piped" -> "java.io.PipedInputStream/PipedOutputStream";
@@ -106,6 +106,17 @@ public final class Targets {
      */
     public static List<Target> resolve(List<String> families, List<String> policies, List<String> waits,
                                        List<String> locks, List<String> timestamps) {
+        return resolve(families, policies, waits, locks, timestamps, List.of(Spin.DEFAULT.alias()));
+    }
+
+    /**
+     * {@link #resolve(List, List, List, List, List)} with spin settings too ({@link Spin#parse}).
+     *
+     * @throws IllegalArgumentException on an unknown name, with the choices in the message
+     */
+    public static List<Target> resolve(List<String> families, List<String> policies, List<String> waits,
+                                       List<String> locks, List<String> timestamps, List<String> spins) {
+        List<Spin> spinSettings = spins.stream().map(Spin::parse).toList();
         List<Target> out = new ArrayList<>();
         for (String f : families) {
             switch (f.toLowerCase(Locale.ROOT)) {
@@ -117,7 +128,9 @@ public final class Targets {
                             for (String l : locks) {
                                 LockStrategy lock = parseEnum(LockStrategy.values(), l, "lock strategy");
                                 for (String t : timestamps) {
-                                    out.add(SluiceTarget.of(policy, wait, lock, parseOnOff(t)));
+                                    for (Spin spin : spinSettings) {
+                                        out.add(SluiceTarget.of(policy, wait, lock, parseOnOff(t), spin));
+                                    }
                                 }
                             }
                         }

@@ -1,0 +1,71 @@
+package dev.sluice.lab.targets;
+
+import dev.sluice.PipeOptions;
+import dev.sluice.policy.SpinPolicy;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * How a Sluice target's waiting threads spin before they park ({@code --spin}): {@code 0} parks at once,
+ * {@code 20us} spins 20 µs on every wait ({@link SpinPolicy#FIXED}), {@code a20} spins at most 20 µs while
+ * spinning works ({@link SpinPolicy#ADAPTIVE}). The same notation as the JMH benchmarks' {@code spinMicros}.
+ *
+ * @param policy fixed or adaptive
+ * @param nanos  the longest spin; 0 never spins
+ */
+public record Spin(SpinPolicy policy, long nanos) {
+    /** The library's default. */
+    public static final Spin DEFAULT = new Spin(PipeOptions.DEFAULT_SPIN_POLICY, PipeOptions.DEFAULT_SPIN_BEFORE_PARK.toNanos());
+
+    public Spin {
+        if (nanos < 0 || nanos > PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos()) {
+            throw new IllegalArgumentException("spin must be between 0 and " + PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos() / 1000 + " µs");
+        }
+    }
+
+    /**
+     * @param s {@code 0}, a number of microseconds with or without {@code us}, or {@code a} and a number
+     * @return the setting
+     * @throws IllegalArgumentException with the accepted forms, for anything else
+     */
+    public static Spin parse(String s) {
+        String t = s.trim().toLowerCase(Locale.ROOT);
+        boolean adaptive = t.startsWith("a");
+        String n = adaptive ? t.substring(1) : t;
+        if (n.endsWith("us")) {
+            n = n.substring(0, n.length() - 2);
+        }
+        long micros;
+        try {
+            micros = Long.parseLong(n);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("unknown spin '" + s + "'; use 0 (park at once), 20us (spin 20 µs on "
+                    + "every wait) or a20 (adaptive, at most 20 µs)");
+        }
+        if (micros < 0 || micros > PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos() / 1000) {
+            throw new IllegalArgumentException("spin '" + s + "' must be between 0 and "
+                    + PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos() / 1000 + " µs");
+        }
+        return new Spin(adaptive ? SpinPolicy.ADAPTIVE : SpinPolicy.FIXED, micros * 1000);
+    }
+
+    /** @return the notation {@link #parse} reads: {@code 0}, {@code 20us} or {@code a20} */
+    public String alias() {
+        if (nanos == 0) {
+            return "0";
+        }
+        long micros = nanos / 1000;
+        return policy == SpinPolicy.ADAPTIVE ? "a" + micros : micros + "us";
+    }
+
+    /** @return the longest spin as a duration */
+    public Duration duration() {
+        return Duration.ofNanos(nanos);
+    }
+
+    /** Two settings that never spin are the same setting, whatever their policy. */
+    public boolean same(Spin o) {
+        return alias().equals(o.alias());
+    }
+}
