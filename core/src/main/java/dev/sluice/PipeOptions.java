@@ -52,29 +52,25 @@ public final class PipeOptions {
      */
     public static final WaitDiscipline DEFAULT_WAIT_DISCIPLINE = WaitDiscipline.COALESCING;
     /**
-     * The default {@link Builder#spinBeforePark}: none, park at once, as the kernel does. Measured on a
-     * 2-core virtual machine (JMH, full-and-freed, mutex; noisy): on an idle machine, where waking a parked
-     * thread pays the CPU's idle exit, a 20 µs spin takes a 1-byte ping-pong on platform threads from about
-     * 47 µs to 1 µs a round trip and 64 KiB streaming on platform threads from about 1.0 to 4.1 GB/s; but it
-     * takes 100-byte streaming from about 1.1 down to 0.2 GB/s. The pipe's counters show why: the loss is
-     * the <em>writer's</em> spin on a full pipe, which nearly always runs out (a few dozen of 6,000 writer
-     * waits end spinning), not the reader's (a reader that spins and a writer that parks stream 100-byte
-     * writes with about 6,000 reads of 64 KiB, faster than no spin at all). And on a loaded machine (more
-     * runnable threads than cores, where a wake-up costs a microsecond or two) a fixed spin only takes CPU
-     * time from the thread being waited for: ping-pong 2.5 µs becomes 55-77 µs, 4 KiB streaming 8-10 GB/s
-     * becomes 0.6-0.8 GB/s. {@link SpinPolicy#ADAPTIVE} spins only while spins work: in three runs it never
-     * lost ping-pong or 100-byte streaming to no spin and, where wake-ups paid an idle exit, took 4 KiB /
-     * 64 KiB platform streaming to 10.0 / 12.7 GB/s (no spin 3.9 / 1.3); but in another run it fell to
-     * 1.9 / 1.2 GB/s where no spin made 10.4 / 11.9. Until that is understood, spinning stays a choice, not
-     * a default.
+     * The default {@link Builder#spinBeforePark}: 20 µs, spun as {@link #DEFAULT_SPIN_POLICY} decides. Waking a
+     * parked platform thread whose CPU has gone idle costs tens of microseconds on these virtual machines (the
+     * idle exit), far more than the pipe's work; a waiter that spins while its partner is running sees the
+     * condition come true within a microsecond or two. Measured on a 2-core VM, lab {@code --quick}, 12 reps,
+     * adaptive 20 µs against no spin on platform threads, medians: ping-pong 2.0 against 43 µs a round trip,
+     * hackbench ×2.8 faster, pipen 4 KiB / 64 KiB ×2.2 / ×4.7, pipe-bench ×1.15, tee ×1.26, jobserver the
+     * same; with three busy loops beside it (load 5) its spins fail, nearly stop (1 wait in 64 probes) and
+     * JMH streaming is within the noise of no spin (×0.77-0.90 one run, ×0.76-1.4 another). A fixed spin is
+     * not the default because it loses where spins keep failing (100-byte streaming 1.1 to 0.2 GB/s: the
+     * writer spins in vain on a full pipe) and on loaded machines, where every spin takes CPU from the
+     * thread being waited for; see {@link SpinPolicy}.
      */
-    public static final Duration DEFAULT_SPIN_BEFORE_PARK = Duration.ZERO;
+    public static final Duration DEFAULT_SPIN_BEFORE_PARK = Duration.ofNanos(20_000);
     /**
-     * The default {@link Builder#spinPolicy}: {@link SpinPolicy#FIXED}, which with the default
-     * {@link #DEFAULT_SPIN_BEFORE_PARK} of zero never spins. To spin, {@code spinBeforePark(20 µs)} with
-     * {@link SpinPolicy#ADAPTIVE} is the safer choice: see {@link SpinPolicy}.
+     * The default {@link Builder#spinPolicy}: {@link SpinPolicy#ADAPTIVE}, which spins only while spins work,
+     * no longer than a wake-up costs (or than waits that spins narrowly missed lasted), and never on virtual
+     * threads. {@code spinBeforePark(Duration.ZERO)} parks at once, as the kernel does.
      */
-    public static final SpinPolicy DEFAULT_SPIN_POLICY = SpinPolicy.FIXED;
+    public static final SpinPolicy DEFAULT_SPIN_POLICY = SpinPolicy.ADAPTIVE;
     /**
      * The default {@link Builder#pageMemory}: {@link PageMemory#HEAP}. Measured on a shared, noisy 2-core
      * virtual machine (JMH {@code ChannelTransferBenchmark} and {@code WriteReadBenchmark}, heap against direct

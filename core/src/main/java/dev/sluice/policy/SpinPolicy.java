@@ -27,8 +27,8 @@ public enum SpinPolicy {
      * cost is the classic 2-competitive rule. A spin that runs out but whose wait then ends within
      * {@code spinBeforePark} was a narrow miss, not a failure, and makes later spins last that long: two
      * threads passing a token both wait while the other wakes, and would otherwise never spin again once one
-     * of them parked. Virtual threads spin at most 2 µs: a spinning one holds a carrier other virtual
-     * threads may need.
+     * of them parked. Virtual threads never spin: a spinning one holds a carrier other virtual threads
+     * may need, and parking one is cheap (see {@code SpinBudget} for the measurements).
      *
      * <p>So a ping-pong, whose waits end within a microsecond while the partner runs, keeps its spin; a writer
      * of small chunks waiting for a reader to drain a full pipe (which, measured, is what a fixed spin loses

@@ -66,6 +66,8 @@ public abstract sealed class PipeLock permits PipeLock.Mutex, PipeLock.Spin {
      * {@link LockStrategy#MUTEX}: a non-fair {@link ReentrantLock}, tried in a bounded spin before parking.
      * Critical sections are a copy of at most a caller's buffer, a few microseconds; parking and being woken
      * costs tens of microseconds on a virtual machine, so a holder that is running is worth waiting out.
+     * Virtual threads go straight to the lock's queue: one that parks unmounts cheaply, and one that spins
+     * holds a carrier the holder or others may need.
      */
     static final class Mutex extends PipeLock {
         private final ReentrantLock lock = new ReentrantLock();
@@ -82,14 +84,16 @@ public abstract sealed class PipeLock permits PipeLock.Mutex, PipeLock.Spin {
 
         @Override
         void lockSlow() {
-            if (spinNanos > 0) {
+            // Virtual threads do not spin: a spinning one holds a carrier that others may need (SpinBudget).
+            long limit = Thread.currentThread().isVirtual() ? 0 : spinNanos;
+            if (limit > 0) {
                 long start = System.nanoTime();
                 for (int i = 1; ; i++) {
                     Thread.onSpinWait();
                     if (!lock.isLocked() && lock.tryLock()) {
                         return;
                     }
-                    if ((i & 63) == 0 && System.nanoTime() - start >= spinNanos) {
+                    if ((i & 63) == 0 && System.nanoTime() - start >= limit) {
                         break;
                     }
                 }

@@ -26,8 +26,12 @@ import dev.sluice.policy.SpinPolicy;
  *       of them parks: each one's wait then includes the other's wake-up, so spins as long as a wake-up
  *       keep missing, and every exchange pays two wake-ups (measured: a 1-byte ping-pong between platform
  *       threads at 2-23 µs a round trip instead of under 1);</li>
- *   <li>virtual threads spin at most {@link #VIRTUAL_MAX_SPIN_NANOS}: a spinning one holds a carrier that
- *       other virtual threads may need.</li>
+ *   <li>virtual threads never spin: a spinning one holds a carrier that other virtual threads may need, and
+ *       one that parks unmounts, which is cheap. Measured on 2 cores (lab --quick, 12-16 reps, adaptive
+ *       20 µs against no spin): a spin of at most 2 µs took a virtual ping-pong from 1.2-1.5 µs to 0.8 µs
+ *       a round trip but lost 30 % of pipen's 64 KiB stream and 3-12 % of hackbench (the spinner reads each
+ *       page as it lands and trades the lock with the writer instead of taking a batch); yielding while
+ *       spinning did no better. The pipe lock's spin ({@link PipeLock}) skips virtual threads too.</li>
  * </ul>
  *
  * <p>The learnt values are plain fields: several waiters of one queue may race on them, and a lost update
@@ -36,14 +40,6 @@ import dev.sluice.policy.SpinPolicy;
 public final class SpinBudget {
     /** The most waits that park at once after failed spins before a spin is tried again. */
     public static final int MAX_SKIP = 64;
-    /**
-     * The longest adaptive spin of a virtual thread. A spinning virtual thread holds a carrier that other
-     * virtual threads may need, so it gets only as long as a partner that is running takes to answer (a
-     * ping-pong's reply comes within a microsecond). Measured on 2 cores, lab --quick, adaptive against no
-     * spin: with this cap ping-pong 1.04 against 1.46 µs and hackbench, pipe-bench and tee within the noise;
-     * with the full 20 µs ping-pong 0.65 µs but tee ×0.71 and hackbench ×0.89.
-     */
-    public static final long VIRTUAL_MAX_SPIN_NANOS = 2_000;
     /** Weight of a new wake-up cost in the moving average: 1/2^this. */
     static final int COST_SHIFT = 2;
 
@@ -87,7 +83,7 @@ public final class SpinBudget {
 
     /**
      * @param maxNanos the longest spin (the pipe's {@code spinBeforePark}); 0 or less means never spin
-     * @param virtual  whether the waiting thread is virtual ({@link #VIRTUAL_MAX_SPIN_NANOS})
+     * @param virtual  whether the waiting thread is virtual (an adaptive budget never spins those)
      * @return how long the calling waiter should spin now; 0 parks at once
      */
     public long next(long maxNanos, boolean virtual) {
@@ -98,7 +94,7 @@ public final class SpinBudget {
             return maxNanos;
         }
         if (virtual) {
-            maxNanos = Math.min(maxNanos, VIRTUAL_MAX_SPIN_NANOS);
+            return 0;
         }
         if (skip > 0) {
             skip--;
