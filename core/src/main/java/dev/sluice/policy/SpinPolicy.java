@@ -18,10 +18,11 @@ public enum SpinPolicy {
     /**
      * Each side of a pipe (its readers, its writers) spins only while spinning works for it. A spin that
      * runs out makes that side's next waits park at once: 1 wait after the first failure in a row, then 2,
-     * 4, ... up to 64; a spin that sees its condition come true makes every wait spin again, unless the
-     * waiter then finds the pipe's lock held: the other side is mid-operation, the two would trade the lock
-     * and the ring's cache lines write by write, and parking would have let it run on and batch, so that
-     * counts as a failure (a ping-pong's spins find the lock free, a bulk stream's do not). A spin lasts no
+     * 4, ... up to 64; a spin that sees its condition come true makes every wait spin again, unless a
+     * reader then finds the pipe's lock held and less than a page waiting: a writer of small chunks is
+     * mid-operation, the two would trade the lock and the ring's cache lines write by write, and parking
+     * would have let it run on and batch, so that counts as a failure (a ping-pong's spins find the lock
+     * free; a stream of page-sized writes finds a page or more and keeps spinning). A spin lasts no
      * longer than a wake-up has been costing on that side (from the waker's unpark to the woken thread
      * running, a moving average), capped by {@code spinBeforePark}: spinning no longer than blocking would
      * cost is the classic 2-competitive rule. A spin that runs out but whose wait then ends within

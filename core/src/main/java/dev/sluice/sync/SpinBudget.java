@@ -11,7 +11,8 @@ import dev.sluice.policy.SpinPolicy;
  *       waits park at once, 1 after the first failure in a row, then up to 2, 4, ... {@link #MAX_SKIP}
  *       (jittered between half and all of that, so two sides that park in lockstep meet again); a
  *       spin that sees its condition come true makes every wait spin again, unless the waiter then finds
- *       the pipe's lock held ({@link #spunIntoLock}), which counts as a failure. So a side whose partner is
+ *       the pipe's lock held by a partner trading it write by write ({@link #spunIntoLock}), which counts
+ *       as a failure. So a side whose partner is
  *       running and about to act keeps spinning (a ping-pong), and a side that spins in vain (a writer of
  *       small chunks waiting for a reader to drain a full pipe, or any waiter on a machine with more
  *       runnable threads than cores) soon spins on one wait in {@value #MAX_SKIP} at most;</li>
@@ -119,7 +120,9 @@ public final class SpinBudget {
      * alone and the waiter take a whole batch on waking, so a spin that ran into the lock counts as a
      * failure ({@link #failed()}), as a bulk stream's spins do; a ping-pong's spins find the lock free.
      *
-     * @param contended whether the lock acquisition after the spin found the lock held
+     * @param contended whether the lock acquisition after the spin found the lock held (the pipe passes
+     *                  this only for a reader that then found less than a page waiting: with more, the spin
+     *                  did pay off)
      */
     public void spunIntoLock(boolean contended) {
         if (contended) {
