@@ -204,4 +204,42 @@ class WaitQueueTest {
         assertThat(q.wakeOneUnlessInFlight()).as("nothing left in flight").isEqualTo(1);
         late.join();
     }
+
+    @Test
+    void aSpinThatMissesAWaitShorterThanTheLongestSpinIsTakenBack() throws Exception {
+        WaitQueue q = new WaitQueue(dev.sluice.policy.SpinPolicy.ADAPTIVE);
+        SpinBudget b = q.spinBudget();
+        b.woke(100_000); // wake-ups cost 100 µs here, so a spin lasts 100 µs ...
+        long longest = Duration.ofSeconds(5).toNanos(); // ... though 5 s would be allowed
+        long started = System.nanoTime();
+        Thread t = Thread.ofPlatform().start(() -> q.await(() -> false, 0, 0, longest));
+        awaitParked(t); // the spin ran out: a failure, for now
+        q.wakeOne();
+        t.join();
+        long waited = System.nanoTime() - started;
+        // The wait ended well within the longest spin: a narrow miss, so no waits park at once, and the next
+        // spin is long enough to have seen it.
+        assertThat(b.skip()).isZero();
+        long next = b.next(longest, false);
+        assertThat(next).isGreaterThan(100_000).isLessThanOrEqualTo(waited + waited / 8 + 100_000);
+    }
+
+    @Test
+    void aSpinThatMissesALongWaitStaysAFailure() throws Exception {
+        WaitQueue q = new WaitQueue(dev.sluice.policy.SpinPolicy.ADAPTIVE);
+        SpinBudget b = q.spinBudget();
+        long longest = 1_000;
+        AtomicBoolean ready = new AtomicBoolean();
+        Thread t = Thread.ofPlatform().start(() -> q.await(ready::get, 0, 0, longest));
+        awaitParked(t);
+        // The wait already outlasts the 1 µs spin that ran out before the park; make sure of it by the clock.
+        long until = System.nanoTime() + 2 * longest;
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+        ready.set(true);
+        q.wakeOne();
+        t.join();
+        assertThat(b.skip()).as("the failure stands: the next wait parks at once").isEqualTo(1);
+    }
 }
