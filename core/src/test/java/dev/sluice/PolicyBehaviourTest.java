@@ -210,6 +210,24 @@ class PolicyBehaviourTest {
     }
 
     @Test
+    void theDefaultSpinIsBoundedAndThenTheWaiterParks() throws Exception {
+        // Explicit, so the policy matrix's -Dsluice.spinBeforePark cannot turn this into a no-spin test.
+        Pipe p = TestPipes.open(PipeOptions.builder().capacity(4096)
+                .spinBeforePark(PipeOptions.DEFAULT_SPIN_BEFORE_PARK).spinPolicy(PipeOptions.DEFAULT_SPIN_POLICY).build());
+        assertThat(p.options().spinBeforeParkNanos()).isPositive();
+        Running<byte[]> r = start(ThreadKind.PLATFORM, () -> readFully(p.reader(), 1));
+        // Parked (WAITING), not spinning (RUNNABLE): a reader of an idle pipe does not burn a core.
+        ConformanceSupport.awaitBlockedReading(r.thread(), p, 1);
+        p.writer().write(new byte[] {7});
+        assertThat(r.join()).containsExactly(7);
+        p.writer().write(filled(4096, 1));
+        Running<Integer> w = start(ThreadKind.PLATFORM, () -> p.writer().write(new byte[] {9}));
+        awaitBlockedWriting(w.thread(), p, 1);
+        assertThat(readFully(p.reader(), 4096)).hasSize(4096);
+        assertThat(w.join()).isEqualTo(1);
+    }
+
+    @Test
     void adaptiveSpinningMovesEveryByte() throws Exception {
         Pipe p = TestPipes.open(PipeOptions.builder().spinBeforePark(Duration.ofMillis(1))
                 .spinPolicy(SpinPolicy.ADAPTIVE).build());
