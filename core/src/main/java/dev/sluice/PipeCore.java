@@ -9,6 +9,7 @@ import dev.sluice.policy.ReaderWakePolicy;
 import dev.sluice.policy.WaitDiscipline;
 import dev.sluice.policy.WakePolicy;
 import dev.sluice.sync.PipeLock;
+import dev.sluice.sync.SpinBudget;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.AsynchronousCloseException;
@@ -154,6 +155,46 @@ final class PipeCore extends PipePadAfter {
 
     boolean readable(InProcessReadEnd end) {
         return !readHeld && (PageRing.occupancyOf(ring.index()) != 0 || writers == 0) || end.closed;
+    }
+
+    /**
+     * For a reader whose spins keep running into the lock held by a writer of small chunks
+     * ({@link SpinBudget#batching()}): spins, without taking the lock, until a page or more is queued (one
+     * slot and the start of another: the lock-free index counts slots, not bytes), for at most the pipe's
+     * spin, looking at the index's cache line only every eighth pause so the writer keeps it. Without this
+     * the reader takes each write's bytes as they land and the two trade the lock and the cache lines write
+     * by write, or the reader parks and the writer pays an unpark for nearly every one of its sleeps.
+     * Measured (CounterProbe, JMH, idle 2-core VM, 100-byte writes, adaptive 20 µs): 0.7-1.0 GB/s became
+     * 1.4-1.6 GB/s, reader parks 650k to 1.5k per 2 GB; 4 KiB, 64 KiB and ping-pong within the noise. A spin
+     * that runs out (the writer is slow, so latency matters more than batching) ends the batching, and the
+     * reader takes what is there: it never waits longer than one spin for a page that does not come.
+     *
+     * @return whether there is something to read now (a page, less when the spin ran out, or end-of-stream)
+     */
+    private boolean spinForPage(InProcessReadEnd end, long deadline) {
+        if (spinNanos <= 0 || Thread.currentThread().isVirtual()) {
+            return false;
+        }
+        long start = System.nanoTime();
+        int occ = 0;
+        for (int i = 1; ; i++) {
+            if ((i & 7) == 0) { // look at the index's cache line now and then, not on every pause
+                occ = PageRing.occupancyOf(ring.index());
+                if (occ >= 2 || writers == 0 || end.closed || readHeld) {
+                    break;
+                }
+                if ((i & 63) == 0) {
+                    long now = System.nanoTime();
+                    if (now - start >= spinNanos || Thread.currentThread().isInterrupted()
+                            || (deadline != 0 && now - deadline >= 0)) {
+                        rdWait.spinBudget().batchRanOut(); // the writer is slow: latency matters more now
+                        break;
+                    }
+                }
+            }
+            Thread.onSpinWait();
+        }
+        return occ != 0 && !readHeld || writers == 0 || end.closed;
     }
 
     boolean writable(InProcessWriteEnd end) {
@@ -383,7 +424,11 @@ final class PipeCore extends PipePadAfter {
                 unlock();
                 try {
                     fireReadiness();
-                    outcome = rdWait.await(end.readableCheck, deadline, 0, spinNanos);
+                    // A reader that keeps trading the lock with a writer of small chunks first waits, spinning,
+                    // for a page: the writer then runs on alone and the reader takes a batch (spinForPage).
+                    outcome = rdWait.spinBudget().batching() && spinForPage(end, deadline)
+                            ? WaitQueue.Outcome.SPUN
+                            : rdWait.await(end.readableCheck, deadline, 0, spinNanos);
                 } finally {
                     lock();
                 }

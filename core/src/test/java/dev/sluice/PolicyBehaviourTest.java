@@ -228,6 +228,56 @@ class PolicyBehaviourTest {
     }
 
     @Test
+    void aReaderSpinningForAPageTakesLessWhenNoMoreComes() throws Exception {
+        Pipe p = Pipe.open(PipeOptions.builder().spinBeforePark(Duration.ofNanos(20_000))
+                .spinPolicy(SpinPolicy.ADAPTIVE).build());
+        dev.sluice.sync.SpinBudget readers = ((InProcessEnd) p.reader()).core.rdWait.spinBudget();
+        while (!readers.batching()) { // as after a run of small writes that the reader took as they landed
+            readers.spunIntoLock(true);
+        }
+        Running<byte[]> r = start(ThreadKind.PLATFORM, () -> readFully(p.reader(), 1));
+        // Parked: the spin for a page ran out on an empty pipe, and the reader waits for any data again.
+        ConformanceSupport.awaitBlockedReading(r.thread(), p, 1);
+        assertThat(readers.batching()).isFalse();
+        p.writer().write(new byte[] {5});
+        assertThat(r.join()).containsExactly(5);
+    }
+
+    @Test
+    void aBatchingReaderStillGetsEveryByteOfSmallWrites() throws Exception {
+        Pipe p = Pipe.open(PipeOptions.builder().spinBeforePark(Duration.ofNanos(20_000))
+                .spinPolicy(SpinPolicy.ADAPTIVE).build());
+        dev.sluice.sync.SpinBudget readers = ((InProcessEnd) p.reader()).core.rdWait.spinBudget();
+        while (!readers.batching()) {
+            readers.spunIntoLock(true);
+        }
+        int n = 20_000;
+        Running<Long> r = start(ThreadKind.PLATFORM, () -> {
+            long sum = 0;
+            int seen = 0;
+            byte[] buf = new byte[65536];
+            for (int k; (k = p.reader().read(buf, 0, buf.length)) > 0; ) {
+                for (int i = 0; i < k; i++, seen++) {
+                    if (buf[i] != (byte) seen) {
+                        throw new AssertionError("byte " + seen + " is " + buf[i]);
+                    }
+                }
+                sum += k;
+            }
+            return sum;
+        });
+        byte[] chunk = new byte[100];
+        for (int w = 0, at = 0; w < n; w++) {
+            for (int i = 0; i < chunk.length; i++, at++) {
+                chunk[i] = (byte) at;
+            }
+            p.writer().write(chunk);
+        }
+        p.writer().close();
+        assertThat(r.join()).isEqualTo(100L * n);
+    }
+
+    @Test
     void adaptiveSpinningMovesEveryByte() throws Exception {
         Pipe p = TestPipes.open(PipeOptions.builder().spinBeforePark(Duration.ofMillis(1))
                 .spinPolicy(SpinPolicy.ADAPTIVE).build());

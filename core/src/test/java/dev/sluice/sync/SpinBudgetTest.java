@@ -132,6 +132,32 @@ class SpinBudgetTest {
     }
 
     @Test
+    void aReaderThatKeepsTradingTheLockSpinsForAPageUntilSuchASpinRunsOut() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
+        for (int i = 1; i < SpinBudget.TRADES_BEFORE_BATCHING; i++) {
+            b.spunIntoLock(true);
+        }
+        b.spunIntoLock(false); // one spin that found the lock free: a ping-pong's stray trade, not a stream
+        for (int i = 1; i < SpinBudget.TRADES_BEFORE_BATCHING; i++) {
+            b.spunIntoLock(true);
+        }
+        assertThat(b.batching()).as("only trades in a row count").isFalse();
+        b.spunIntoLock(true);
+        assertThat(b.batching()).isTrue();
+        b.spunIntoLock(false);
+        assertThat(b.batching()).as("a free lock later does not end it").isTrue();
+        b.batchRanOut();
+        assertThat(b.batching()).isFalse();
+        b.spunIntoLock(true);
+        assertThat(b.batching()).as("the count starts over").isFalse();
+        SpinBudget fixed = new SpinBudget(SpinPolicy.FIXED);
+        for (int i = 0; i < 10; i++) {
+            fixed.spunIntoLock(true);
+        }
+        assertThat(fixed.batching()).isFalse();
+    }
+
+    @Test
     void theLockTellsWhetherItsHolderHadToWait() throws Exception {
         PipeLock lock = PipeLock.of(dev.sluice.policy.LockStrategy.MUTEX, 0);
         lock.lock();
