@@ -227,14 +227,24 @@ class PolicyBehaviourTest {
         assertThat(w.join()).isEqualTo(1);
     }
 
-    @Test
-    void aReaderSpinningForAPageTakesLessWhenNoMoreComes() throws Exception {
+    private static dev.sluice.sync.SpinBudget readerBudget(Pipe p) {
+        return ((InProcessEnd) p.reader()).core.rdWait.spinBudget();
+    }
+
+    /** @return a pipe with the adaptive spin whose readers spin for a page, as after a stream of small writes */
+    private static Pipe batchingPipe() {
         Pipe p = Pipe.open(PipeOptions.builder().spinBeforePark(Duration.ofNanos(20_000))
                 .spinPolicy(SpinPolicy.ADAPTIVE).build());
-        dev.sluice.sync.SpinBudget readers = ((InProcessEnd) p.reader()).core.rdWait.spinBudget();
-        while (!readers.batching()) { // as after a run of small writes that the reader took as they landed
-            readers.spunIntoLock(true);
+        while (!readerBudget(p).batching()) {
+            readerBudget(p).spunIntoLock(true);
         }
+        return p;
+    }
+
+    @Test
+    void aReaderSpinningForAPageTakesLessWhenNoMoreComes() throws Exception {
+        Pipe p = batchingPipe();
+        dev.sluice.sync.SpinBudget readers = readerBudget(p);
         Running<byte[]> r = start(ThreadKind.PLATFORM, () -> readFully(p.reader(), 1));
         // Parked: the spin for a page ran out on an empty pipe, and the reader waits for any data again.
         ConformanceSupport.awaitBlockedReading(r.thread(), p, 1);
@@ -245,12 +255,7 @@ class PolicyBehaviourTest {
 
     @Test
     void aBatchingReaderStillGetsEveryByteOfSmallWrites() throws Exception {
-        Pipe p = Pipe.open(PipeOptions.builder().spinBeforePark(Duration.ofNanos(20_000))
-                .spinPolicy(SpinPolicy.ADAPTIVE).build());
-        dev.sluice.sync.SpinBudget readers = ((InProcessEnd) p.reader()).core.rdWait.spinBudget();
-        while (!readers.batching()) {
-            readers.spunIntoLock(true);
-        }
+        Pipe p = batchingPipe();
         int n = 20_000;
         Running<Long> r = start(ThreadKind.PLATFORM, () -> {
             long sum = 0;
