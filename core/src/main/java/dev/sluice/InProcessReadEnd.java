@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 final class InProcessReadEnd extends InProcessEnd implements ReadEnd {
     private final InProcessPipe pipe;
     final BooleanSupplier readableCheck = () -> core.readable(this);
+    final BooleanSupplier pageCheck = () -> core.pageQueued(this);
 
     InProcessReadEnd(PipeCore core, InProcessPipe pipe, boolean nonBlocking) {
         super(core, nonBlocking, 0);

@@ -175,26 +175,16 @@ final class PipeCore extends PipePadAfter {
         if (spinNanos <= 0 || Thread.currentThread().isVirtual()) {
             return false;
         }
-        long start = System.nanoTime();
-        int occ = 0;
-        for (int i = 1; ; i++) {
-            if ((i & 7) == 0) { // look at the index's cache line now and then, not on every pause
-                occ = PageRing.occupancyOf(ring.index());
-                if (occ >= 2 || writers == 0 || end.closed || readHeld) {
-                    break;
-                }
-                if ((i & 63) == 0) {
-                    long now = System.nanoTime();
-                    if (now - start >= spinNanos || Thread.currentThread().isInterrupted()
-                            || (deadline != 0 && now - deadline >= 0)) {
-                        rdWait.spinBudget().batchRanOut(); // the writer is slow: latency matters more now
-                        break;
-                    }
-                }
-            }
-            Thread.onSpinWait();
+        // The index's cache line is looked at every eighth pause, not on every one, so the writer keeps it.
+        if (!WaitQueue.spinUntil(end.pageCheck, spinNanos, deadline, 7)) {
+            rdWait.spinBudget().batchRanOut(); // the writer is slow: latency matters more now
         }
-        return occ != 0 && !readHeld || writers == 0 || end.closed;
+        return readable(end);
+    }
+
+    /** Whether a page or more is queued, or waiting for it is pointless: the reader's spin in batching. */
+    boolean pageQueued(InProcessReadEnd end) {
+        return PageRing.occupancyOf(ring.index()) >= 2 || writers == 0 || end.closed || readHeld;
     }
 
     boolean writable(InProcessWriteEnd end) {

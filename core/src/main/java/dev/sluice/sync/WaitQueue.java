@@ -135,7 +135,7 @@ public final class WaitQueue {
             long budget = spinBudget.next(spinNanos, Thread.currentThread().isVirtual());
             if (budget > 0) {
                 long start = System.nanoTime();
-                if (spin(ready, budget, deadlineNanos, start)) {
+                if (spin(ready, budget, deadlineNanos, start, 0)) {
                     spinBudget.succeeded();
                     return Outcome.SPUN;
                 }
@@ -167,12 +167,29 @@ public final class WaitQueue {
     }
 
     /**
+     * Spins on {@code ready} for at most {@code spinNanos}, without queueing; gives up early on interrupt or
+     * deadline. For a caller that waits for more than {@link #await}'s condition (a reader waiting for a page
+     * rather than any data) before it waits the usual way.
+     *
+     * @param ready         the condition spun on
+     * @param spinNanos     the longest spin
+     * @param deadlineNanos when to give up, or 0
+     * @param everyMask     {@code ready} is evaluated every {@code everyMask + 1} pauses (a power of two less
+     *                      one, at most 63): a condition that reads a line another CPU keeps writing is
+     *                      better looked at now and then, so the writer keeps the line
+     * @return whether {@code ready} came true
+     */
+    public static boolean spinUntil(BooleanSupplier ready, long spinNanos, long deadlineNanos, int everyMask) {
+        return spin(ready, spinNanos, deadlineNanos, System.nanoTime(), everyMask);
+    }
+
+    /**
      * Spins on {@code ready} for at most {@code spinNanos}; gives up early on interrupt or deadline.
      * The clock is read every 64 rounds, so the bound is honoured to within a few hundred nanoseconds.
      */
-    private static boolean spin(BooleanSupplier ready, long spinNanos, long deadlineNanos, long start) {
+    private static boolean spin(BooleanSupplier ready, long spinNanos, long deadlineNanos, long start, int everyMask) {
         for (int i = 1; ; i++) {
-            if (ready.getAsBoolean()) {
+            if ((i & everyMask) == 0 && ready.getAsBoolean()) {
                 return true;
             }
             if ((i & 63) == 0) {

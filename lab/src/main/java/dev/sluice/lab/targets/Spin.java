@@ -20,7 +20,8 @@ public record Spin(SpinPolicy policy, long nanos) {
 
     public Spin {
         if (nanos < 0 || nanos > PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos()) {
-            throw new IllegalArgumentException("spin must be between 0 and " + PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos() / 1000 + " µs");
+            throw new IllegalArgumentException("spin " + nanos / 1000 + " µs must be between 0 and "
+                    + PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos() / 1000 + " µs");
         }
     }
 
@@ -43,11 +44,7 @@ public record Spin(SpinPolicy policy, long nanos) {
             throw new IllegalArgumentException("unknown spin '" + s + "'; use 0 (park at once), 20us (spin 20 µs on "
                     + "every wait) or a20 (adaptive, at most 20 µs)");
         }
-        if (micros < 0 || micros > PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos() / 1000) {
-            throw new IllegalArgumentException("spin '" + s + "' must be between 0 and "
-                    + PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos() / 1000 + " µs");
-        }
-        return new Spin(adaptive ? SpinPolicy.ADAPTIVE : SpinPolicy.FIXED, micros * 1000);
+        return new Spin(adaptive ? SpinPolicy.ADAPTIVE : SpinPolicy.FIXED, Math.multiplyExact(micros, 1000L));
     }
 
     /** @return the notation {@link #parse} reads: {@code 0}, {@code 20us} or {@code a20} */
