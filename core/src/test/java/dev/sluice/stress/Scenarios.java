@@ -13,7 +13,9 @@ import dev.sluice.WriteEnd;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -128,6 +130,8 @@ final class Scenarios {
         private final LongAdder sent = new LongAdder();
         private final LongAdder resized = new LongAdder();
         private final LongAdder busy = new LongAdder();
+        /** The handles {@link #configure} gave a timeout, with their bound; read-only once the workers run. */
+        private final Map<PipeEnd, Integer> timed = new IdentityHashMap<>();
         private Thread thread;
 
         /**
@@ -144,7 +148,7 @@ final class Scenarios {
 
         /**
          * For {@link Chaos#TIMEOUTS}: gives every other handle a random timeout of 2 to {@code maxMicros}
-         * microseconds.
+         * microseconds. Call before the workers start.
          */
         void configure(List<? extends PipeEnd> ends, long seed, int maxMicros) {
             if (chaos != Chaos.TIMEOUTS) {
@@ -152,8 +156,26 @@ final class Scenarios {
             }
             SplittableRandom rnd = new SplittableRandom(seed);
             for (int i = 0; i < ends.size(); i += 2) {
-                ends.get(i).setTimeout(Duration.ofNanos(rnd.nextLong(2_000, maxMicros * 1_000L)));
+                PipeEnd end = ends.get(i);
+                end.setTimeout(randomTimeout(rnd, maxMicros));
+                timed.put(end, maxMicros);
             }
+        }
+
+        /**
+         * Draws a new timeout for a handle that has one, before each of its writes: one timeout for the whole
+         * run would make the run's chaos depend on the seed (a lone writer that drew 100 µs against a brisk
+         * reader could write 256 MiB and time out a dozen times), while fresh draws keep hitting the short end.
+         */
+        void retime(PipeEnd end, SplittableRandom rnd) {
+            Integer maxMicros = timed.get(end);
+            if (maxMicros != null) {
+                end.setTimeout(randomTimeout(rnd, maxMicros));
+            }
+        }
+
+        private static Duration randomTimeout(SplittableRandom rnd, int maxMicros) {
+            return Duration.ofNanos(rnd.nextLong(2_000, maxMicros * 1_000L));
         }
 
         /** Whether a writer that has written {@code bytes} of its {@code share} goes on. */
@@ -291,12 +313,14 @@ final class Scenarios {
             WriteEnd out = outs.get(i);
             writerThreads.add(h.start("writer-" + i, () -> {
                 SplittableRandom rnd = new SplittableRandom(seed * 31 + id);
+                SplittableRandom timing = new SplittableRandom(seed * 43 + id);
                 Io.Api api = new Io.Api(seed * 37 + id);
                 byte[] buf = new byte[bufferFor(Shape.PACKET_BATCHES)];
                 int[] seq = {0};
                 long bytes = 0;
                 while (chaos.moreToWrite(bytes, share) && !h.failed()) {
                     int len = nextWrite(Shape.PACKET_BATCHES, buf, id, seq, rnd);
+                    chaos.retime(out, timing);
                     Io.WriteOutcome o = Io.writeAll(out, buf, len, true, seen, api);
                     assertThat(o.end()).as("writer %d: write outcome", id).isEqualTo(Io.End.COMPLETE);
                     bytes += len;
@@ -392,12 +416,14 @@ final class Scenarios {
             WriteEnd out = outs.get(i);
             writerThreads.add(h.start("writer-" + i, () -> {
                 SplittableRandom rnd = new SplittableRandom(seed * 31 + id);
+                SplittableRandom timing = new SplittableRandom(seed * 43 + id);
                 Io.Api api = new Io.Api(seed * 37 + id);
                 byte[] buf = new byte[bufferFor(shape)];
                 int[] seq = {0};
                 long bytes = 0;
                 while (chaos.moreToWrite(bytes, share) && !h.failed()) {
                     int len = nextWrite(shape, buf, id, seq, rnd);
+                    chaos.retime(out, timing);
                     Io.WriteOutcome o = Io.writeAll(out, buf, len, false, seen, api);
                     assertThat(o.end()).as("writer %d: write outcome", id).isEqualTo(Io.End.COMPLETE);
                     bytes += len;
