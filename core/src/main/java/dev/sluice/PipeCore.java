@@ -72,6 +72,13 @@ final class PipeCore extends PipePadAfter {
     long readCalls;
     private long emptyWakeups;
     private long spunWaits;
+    /**
+     * The {@link SlotClaim} for the next bulk read: taken under the lock, put back without it (hence volatile).
+     * Two reads that race for it make one allocate, and one of two put back at once is dropped.
+     */
+    private volatile SlotClaim spareReadClaim = new SlotClaim();
+    /** The {@link SlotClaim} for the next bulk write, under the lock; null while a write is copying. */
+    private SlotClaim spareWriteClaim = new SlotClaim();
 
     // Times in epoch milliseconds, under the lock.
     private final long created;
@@ -105,7 +112,7 @@ final class PipeCore extends PipePadAfter {
             slots = accounting.chargeOpen(slots);
         }
         this.accountedPages = slots;
-        this.pool = new PagePool(options.poolPages() < 0 ? slots : options.poolPages(),
+        this.pool = new PagePool(options.poolPages() < 0 ? defaultPoolPages(slots) : options.poolPages(),
                 options.pageMemory() == PageMemory.DIRECT);
         this.ring = new PageRing(slots, pool);
         this.readers = 1;
@@ -114,6 +121,15 @@ final class PipeCore extends PipePadAfter {
         this.atime = created;
         this.mtime = created;
         this.ctime = created;
+    }
+
+    /**
+     * The default pool: two pages for every slot. While a reader copies out the slots it claimed
+     * ({@link SlotClaim}), the writer already fills them again with other pages, so a stream that keeps the
+     * ring full cycles through up to twice the ring's pages; a smaller pool would drop and reallocate them.
+     */
+    static int defaultPoolPages(int slots) {
+        return 2 * slots;
     }
 
     void lock() {
@@ -244,6 +260,55 @@ final class PipeCore extends PipePadAfter {
                         failure = broken(done);
                         break;
                     }
+                    int free = ring.maxUsage() - ring.occupancy();
+                    int k = SlotClaim.writable(free, total - done);
+                    if (k > 0) {
+                        // Reserve the slots, copy the bytes into fresh pages without the lock (SlotClaim).
+                        SlotClaim claim = spareWriteClaim != null ? spareWriteClaim : new SlotClaim();
+                        spareWriteClaim = null;
+                        ring.reserve(k);
+                        claim.fill(ring, k, total - done);
+                        // Readers that may be asleep on what this write stored so far are woken first.
+                        boolean wakeReaders = done > storedBeforeSleep && wasEmpty
+                                && readerWakePolicy.wakeReader(true, pollUsed);
+                        if (wakeReaders) {
+                            wasEmpty = false;
+                            storedBeforeSleep = done;
+                        }
+                        boolean copied = false;
+                        unlock();
+                        try {
+                            if (wakeReaders) {
+                                wake(rdWait);
+                            }
+                            claim.copyFrom(src, base, count, done);
+                            copied = true;
+                        } finally {
+                            lock();
+                            ring.unreserve(k);
+                            if (!copied || readers == 0 || (end.closed && writers == 0)) {
+                                claim.drop(ring); // nobody can ever read them; see below
+                            } else {
+                                wasEmpty |= ring.isEmpty(); // a reader may have drained it and gone to sleep
+                                done += claim.bytes();
+                                claim.push(ring, flags);
+                            }
+                            spareWriteClaim = claim;
+                        }
+                        if (readers == 0) {
+                            failure = broken(done);
+                            break;
+                        }
+                        if (end.closed) {
+                            // Closed by another thread during the copy. If it was the last write end, readers
+                            // may have seen end-of-stream and nothing may follow it: the bytes were dropped.
+                            if (done == 0) {
+                                failure = new AsynchronousCloseException();
+                            }
+                            break;
+                        }
+                        continue;
+                    }
                     if (!ring.isFull()) {
                         Page page = ring.takePage();
                         int n = (int) Math.min(PAGE, total - done);
@@ -344,6 +409,8 @@ final class PipeCore extends PipePadAfter {
         boolean wakeWriter = false;
         boolean wakeNextReader = false;
         IOException failure = null;
+        SlotClaim claim = null;
+        long claimAt = 0;
 
         lock();
         try {
@@ -355,6 +422,27 @@ final class PipeCore extends PipePadAfter {
             int writerNeed = -1; // fetched once, on the first freed slot, by a policy that wakes by need
             for (;;) {
                 if (!ring.isEmpty() && !readHeld) {
+                    int claimable = SlotClaim.claimable(ring, total - done);
+                    if (claimable > 0) {
+                        // Whole slots, and maybe the start of one more: take them off the ring now, copy
+                        // them after letting go of the lock (SlotClaim). They are all this read takes.
+                        if (writerNeed < 0) {
+                            writerNeed = wakePolicy.usesWriterNeed() ? wrWait.firstTag() : 0;
+                        }
+                        claim = takeReadClaim();
+                        claimAt = done;
+                        for (int i = 0; i < claimable; i++) {
+                            wakeWriter |= wakePolicy.wakeOnFree(ring.occupancy(), ring.maxUsage(), writerNeed);
+                            claim.take(ring);
+                        }
+                        done += claim.bytes();
+                        if (done < total && !ring.isEmpty()) {
+                            int part = (int) (total - done); // less than the tail slot holds (claimable)
+                            claim.takePart(ring, part);
+                            done += part;
+                        }
+                        break;
+                    }
                     PipeBuffer buf = ring.tailBuffer();
                     int chars = (int) Math.min(buf.length(), total - done);
                     boolean packet = buf.isPacket();
@@ -449,16 +537,34 @@ final class PipeCore extends PipePadAfter {
             unlock();
         }
         if (wakeWriter) {
-            wake(wrWait);
+            wake(wrWait); // before the claim's copy: the writer fills the freed room meanwhile
         }
         if (wakeNextReader) {
             wakeNext(rdWait);
         }
         fireReadiness();
+        if (claim != null) {
+            try {
+                claim.copyTo(dst, base, count, claimAt);
+            } finally {
+                claim.recycleUnlocked(ring);
+                spareReadClaim = claim;
+            }
+        }
         if (failure != null) {
             throw failure;
         }
         return eof ? -1 : done;
+    }
+
+    /** Under the lock: the spare read claim, or a new one while another read is still copying with it. */
+    private SlotClaim takeReadClaim() {
+        SlotClaim c = spareReadClaim;
+        if (c == null) {
+            return new SlotClaim();
+        }
+        spareReadClaim = null;
+        return c;
     }
 
     /** Counts, under the lock, what a wait ended with; {@code stillBlocked}: the woken thread must wait again. */
@@ -587,7 +693,7 @@ final class PipeCore extends PipePadAfter {
             }
             ring.resize(slots);
             if (options.poolPages() < 0) {
-                pool.setLimit(slots);
+                pool.setLimit(defaultPoolPages(slots));
             }
         } finally {
             unlock();

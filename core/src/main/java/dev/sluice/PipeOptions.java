@@ -356,16 +356,18 @@ public final class PipeOptions {
         }
 
         /**
-         * Spare pages the pipe keeps for reuse after they are read. The default (-1) keeps as many as the
-         * ring has slots, so a pipe cycling through full and empty allocates nothing; a small number (the
-         * kernel keeps 2) saves memory on idle pipes at the price of allocating on bursts.
+         * Spare pages the pipe keeps for reuse after they are read. The default (-1) keeps twice as many as
+         * the ring has slots: a bulk read copies its pages out after letting go of the lock while the writer
+         * already refills their slots with others, so a busy pipe cycles through up to twice its ring, and
+         * with this pool it allocates nothing. A small number (the kernel keeps 2) saves memory on idle
+         * pipes at the price of allocating on bursts.
          *
-         * @param pages spare pages, or -1 for the ring's size
+         * @param pages spare pages, or -1 for the default (twice the ring's slots)
          * @return this builder
          */
         public Builder poolPages(int pages) {
             if (pages < -1) {
-                throw new IllegalArgumentException("poolPages must be >= 0, or -1 for the ring's size, was " + pages);
+                throw new IllegalArgumentException("poolPages must be >= 0, or -1 for the default, was " + pages);
             }
             this.poolPages = pages;
             return this;

@@ -45,6 +45,16 @@ final class Transfer {
         }
     }
 
+    /** Copies {@code n} bytes of {@code page} from {@code pageOff} to the caller, {@code done} bytes in. */
+    static void copyOut(Page page, int pageOff, Object dst, int base, int count, long done, int n) {
+        byte[] a = page.bytes();
+        if (a != null) {
+            copyOut(a, pageOff, dst, base, count, done, n);
+        } else {
+            copyOut(page.direct(), pageOff, dst, base, count, done, n);
+        }
+    }
+
     /** Copies {@code n} caller bytes, starting {@code done} bytes in, into {@code page[pageOff..]}. */
     static void copyIn(Object src, int base, int count, long done, byte[] page, int pageOff, int n) {
         if (src instanceof byte[] a) {

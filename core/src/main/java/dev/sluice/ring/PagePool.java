@@ -100,14 +100,22 @@ public final class PagePool {
      * @param page a page whose {@code home} is this pool and that no slot references any more
      */
     public void giveBack(Page page) {
+        giveBack(page, page);
+    }
+
+    /**
+     * Returns a chain of pages of this pool at once, as {@link #giveBack(Page)}: {@code first} to {@code last}
+     * linked through {@code nextReturned} (the caller's link from {@code last} is overwritten).
+     */
+    void giveBack(Page first, Page last) {
         if (closed) {
             return; // the pipe is gone: let the collector have it
         }
         Page top;
         do {
             top = returned;
-            page.nextReturned = top;
-        } while (!RETURNED.compareAndSet(this, top, page)); // release: publishes nextReturned with the page
+            last.nextReturned = top;
+        } while (!RETURNED.compareAndSet(this, top, first)); // release: publishes the links with the pages
     }
 
     /** @return pages waiting on the return stack (walks it; for tests) */

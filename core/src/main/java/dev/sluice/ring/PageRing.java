@@ -346,14 +346,49 @@ public final class PageRing extends RingPadAfter {
     public void releaseTail() {
         PipeBuffer buf = slots[tail & mask];
         assert buf.len == 0;
-        Page p = buf.ref;
+        recycle(buf.ref);
+        buf.clear();
+        tail++;
+    }
+
+    /**
+     * Lets go of one reference to a page that no slot of this ring holds any more (a slot's page, or one
+     * taken over by {@link #detachTail}): straight into the pool if it was the only reference to one of
+     * this pipe's own pages, else through {@link Page#release}. Call with the pipe's lock held.
+     */
+    public void recycle(Page p) {
         if (p.exclusiveTo(pool)) {
             pool.give(p); // the common case: no atomic update, the page never left this pipe
         } else {
             p.release(pool);
         }
-        buf.clear();
-        tail++;
+    }
+
+    /**
+     * Lets go of pages that no slot of this ring holds any more ({@link #detachTail}), without the pipe's
+     * lock: this pipe's own pages that nobody else references go onto its pool's return stack in one push
+     * ({@link PagePool#giveBack}); shared ones lose a reference ({@link Page#release}).
+     */
+    public void recycleUnlocked(Page[] pages, int n) {
+        Page first = null;
+        Page last = null;
+        for (int i = 0; i < n; i++) {
+            Page p = pages[i];
+            if (p.exclusiveTo(pool)) {
+                // Only this caller holds it, so nobody can add a reference: no atomic update needed.
+                p.initRefs(0);
+                p.nextReturned = first;
+                first = p;
+                if (last == null) {
+                    last = p;
+                }
+            } else {
+                p.release(null);
+            }
+        }
+        if (first != null) {
+            pool.giveBack(first, last);
+        }
     }
 
     /**
