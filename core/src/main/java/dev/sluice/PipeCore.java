@@ -23,8 +23,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * The engine of one pipe, shared by all of its ends: the analogue of {@code struct pipe_inode_info} and of
  * {@code pipe_read} / {@code pipe_write} in fs/pipe.c.
  *
- * <p>One lock guards the ring, the reader and writer counts, the counters and the times; data is copied
- * while holding it, as the kernel copies under {@code pipe->mutex}. Waiting happens outside the lock on
+ * <p>One lock guards the ring, the reader and writer counts, the counters and the times. Small reads and
+ * writes copy while holding it, as the kernel copies under {@code pipe->mutex}; on platform threads a read or
+ * write of 16 KiB or more claims its slots under the lock and copies after letting go of it
+ * ({@link SlotClaim}), so a reader and a writer copy side by side. Waiting happens outside the lock on
  * two {@link WaitQueue}s, and every wake-up is sent after the lock is released, so the woken thread does
  * not run straight into it. The wake-up rules are Linux's:
  * <ul>

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Linux keeps freed pipe pages for the next write ({@code tmp_page}, from 6.15 {@code tmp_page[2]},
  * from 7.3 a per-pipe pool; see linux-pipe.md §1.7), so a pipe in a steady write/read loop does not go to
- * the page allocator. Sluice keeps up to a ring's worth of pages by default, so the same loop must not
+ * the page allocator. Sluice keeps up to two rings' worth of pages by default, so the same loop must not
  * allocate a byte on the Java heap, whatever shape the caller's memory has: {@code byte[]}, heap or
  * direct {@link ByteBuffer}, gathering and scattering {@code ByteBuffer[]}, or the stream adapters.
  *
