@@ -75,12 +75,13 @@ final class PipeCore extends PipePadAfter {
     private long emptyWakeups;
     private long spunWaits;
     /**
-     * The {@link SlotClaim} for the next bulk read: taken under the lock, put back without it (hence volatile).
-     * Two reads that race for it make one allocate, and one of two put back at once is dropped.
+     * The {@link SlotClaim} for the next bulk read, made by the first: taken under the lock, put back without
+     * it (hence volatile). Two reads that race for it make one allocate, and one of two put back at once is
+     * dropped.
      */
-    private volatile SlotClaim spareReadClaim = new SlotClaim();
-    /** The {@link SlotClaim} for the next bulk write, under the lock; null while a write is copying. */
-    private SlotClaim spareWriteClaim = new SlotClaim();
+    private volatile SlotClaim spareReadClaim;
+    /** The {@link SlotClaim} for the next bulk write, made by the first; under the lock. */
+    private SlotClaim spareWriteClaim;
 
     // Times in epoch milliseconds, under the lock.
     private final long created;
@@ -265,11 +266,7 @@ final class PipeCore extends PipePadAfter {
                     int free = ring.maxUsage() - ring.occupancy();
                     int k = SlotClaim.writable(free, total - done);
                     if (k > 0) {
-                        // Reserve the slots, copy the bytes into fresh pages without the lock (SlotClaim).
-                        SlotClaim claim = spareWriteClaim != null ? spareWriteClaim : new SlotClaim();
-                        spareWriteClaim = null;
-                        ring.reserve(k);
-                        claim.fill(ring, k, total - done);
+                        // Reserve the slots, copy into fresh pages without the lock (SlotClaim).
                         // Readers that may be asleep on what this write stored so far are woken first.
                         boolean wakeReaders = done > storedBeforeSleep && wasEmpty
                                 && readerWakePolicy.wakeReader(true, pollUsed);
@@ -277,25 +274,10 @@ final class PipeCore extends PipePadAfter {
                             wasEmpty = false;
                             storedBeforeSleep = done;
                         }
-                        boolean copied = false;
-                        unlock();
-                        try {
-                            if (wakeReaders) {
-                                wake(rdWait);
-                            }
-                            claim.copyFrom(src, base, count, done);
-                            copied = true;
-                        } finally {
-                            lock();
-                            ring.unreserve(k);
-                            if (!copied || readers == 0 || (end.closed && writers == 0)) {
-                                claim.drop(ring); // nobody can ever read them; see below
-                            } else {
-                                wasEmpty |= ring.isEmpty(); // a reader may have drained it and gone to sleep
-                                done += claim.bytes();
-                                claim.push(ring, flags);
-                            }
-                            spareWriteClaim = claim;
+                        long stored = writeClaimed(end, src, base, count, done, total - done, k, flags, wakeReaders);
+                        if (stored > 0) {
+                            done += stored;
+                            wasEmpty |= claimFoundEmpty;
                         }
                         if (readers == 0) {
                             failure = broken(done);
@@ -433,16 +415,8 @@ final class PipeCore extends PipePadAfter {
                         }
                         claim = takeReadClaim();
                         claimAt = done;
-                        for (int i = 0; i < claimable; i++) {
-                            wakeWriter |= wakePolicy.wakeOnFree(ring.occupancy(), ring.maxUsage(), writerNeed);
-                            claim.take(ring);
-                        }
+                        wakeWriter |= claimForRead(claim, claimable, total - done, writerNeed);
                         done += claim.bytes();
-                        if (done < total && !ring.isEmpty()) {
-                            int part = (int) (total - done); // less than the tail slot holds (claimable)
-                            claim.takePart(ring, part);
-                            done += part;
-                        }
                         break;
                     }
                     PipeBuffer buf = ring.tailBuffer();
@@ -546,17 +520,84 @@ final class PipeCore extends PipePadAfter {
         }
         fireReadiness();
         if (claim != null) {
-            try {
-                claim.copyTo(dst, base, count, claimAt);
-            } finally {
-                claim.recycleUnlocked(ring);
-                spareReadClaim = claim;
-            }
+            copyClaimed(claim, dst, base, count, claimAt);
         }
         if (failure != null) {
             throw failure;
         }
         return eof ? -1 : done;
+    }
+
+    // ---- copies without the lock (SlotClaim), kept out of line so the small calls' paths stay compact ----
+
+    /** Whether the ring was empty when {@link #writeClaimed} published (a reader may be asleep); under the lock. */
+    private boolean claimFoundEmpty;
+
+    /**
+     * With the lock held, and held again on return: reserves {@code slots} slots for the next bytes of a
+     * write ({@code left} to go, {@code done} in), copies them into fresh pages without the lock and
+     * publishes them, unless every read end closed meanwhile, or this end did and it was the last write
+     * end (readers may have seen end-of-stream): then the pages are dropped, as nobody can ever read them.
+     *
+     * @return the bytes published, 0 if dropped; {@link #claimFoundEmpty} says whether the ring was empty then
+     */
+    private long writeClaimed(InProcessWriteEnd end, Object src, int base, int count, long done, long left,
+                              int slots, int flags, boolean wakeReaders) {
+        SlotClaim claim = spareWriteClaim != null ? spareWriteClaim : new SlotClaim();
+        spareWriteClaim = null;
+        ring.reserve(slots);
+        claim.fill(ring, slots, left);
+        boolean copied = false;
+        unlock();
+        try {
+            if (wakeReaders) {
+                wake(rdWait);
+            }
+            claim.copyFrom(src, base, count, done);
+            copied = true;
+        } finally {
+            lock();
+            ring.unreserve(slots);
+            spareWriteClaim = claim;
+        }
+        long stored = 0;
+        if (!copied || readers == 0 || (end.closed && writers == 0)) {
+            claim.drop(ring);
+        } else {
+            claimFoundEmpty = ring.isEmpty();
+            stored = claim.bytes();
+            claim.push(ring, flags);
+        }
+        return stored;
+    }
+
+    /**
+     * With the lock held: moves {@code slots} whole slots from the tail into {@code claim}, and the start of
+     * the next one if the read ({@code max} bytes) ends inside it.
+     *
+     * @return whether a freed slot calls for waking a writer ({@link WakePolicy#wakeOnFree})
+     */
+    private boolean claimForRead(SlotClaim claim, int slots, long max, int writerNeed) {
+        boolean wakeWriter = false;
+        for (int i = 0; i < slots; i++) {
+            wakeWriter |= wakePolicy.wakeOnFree(ring.occupancy(), ring.maxUsage(), writerNeed);
+            claim.take(ring);
+        }
+        long left = max - claim.bytes();
+        if (left > 0 && !ring.isEmpty()) {
+            claim.takePart(ring, (int) left); // less than the tail slot holds (claimable)
+        }
+        return wakeWriter;
+    }
+
+    /** Without the lock: copies a read's claim to the caller, then lets go of its pages and of the claim. */
+    private void copyClaimed(SlotClaim claim, Object dst, int base, int count, long at) {
+        try {
+            claim.copyTo(dst, base, count, at);
+        } finally {
+            claim.recycleUnlocked(ring);
+            spareReadClaim = claim;
+        }
     }
 
     /** Under the lock: the spare read claim, or a new one while another read is still copying with it. */
