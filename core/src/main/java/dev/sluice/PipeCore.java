@@ -410,12 +410,10 @@ final class PipeCore extends PipePadAfter {
                     if (claimable > 0) {
                         // Whole slots, and maybe the start of one more: take them off the ring now, copy
                         // them after letting go of the lock (SlotClaim). They are all this read takes.
-                        if (writerNeed < 0) {
-                            writerNeed = wakePolicy.usesWriterNeed() ? wrWait.firstTag() : 0;
-                        }
                         claim = takeReadClaim();
                         claimAt = done;
-                        wakeWriter |= claimForRead(claim, claimable, total - done, writerNeed);
+                        wakeWriter |= claimForRead(claim, claimable, total - done,
+                                writerNeed < 0 ? writerNeed() : writerNeed);
                         done += claim.bytes();
                         break;
                     }
@@ -445,7 +443,7 @@ final class PipeCore extends PipePadAfter {
                     }
                     if (buf.length() == 0) {
                         if (writerNeed < 0) {
-                            writerNeed = wakePolicy.usesWriterNeed() ? wrWait.firstTag() : 0;
+                            writerNeed = writerNeed();
                         }
                         wakeWriter |= wakePolicy.wakeOnFree(ring.occupancy(), ring.maxUsage(), writerNeed);
                         ring.releaseTail();
@@ -608,6 +606,11 @@ final class PipeCore extends PipePadAfter {
         }
         spareReadClaim = null;
         return c;
+    }
+
+    /** Under the lock: what the longest-waiting writer needs, for a policy that wakes writers by need; else 0. */
+    private int writerNeed() {
+        return wakePolicy.usesWriterNeed() ? wrWait.firstTag() : 0;
     }
 
     /** Counts, under the lock, what a wait ended with; {@code stillBlocked}: the woken thread must wait again. */
