@@ -772,10 +772,14 @@ final class PipeCore extends PipePadAfter {
         int occ = PageRing.occupancyOf(ring.index());
         int bits = 0;
         if (end instanceof InProcessReadEnd) {
-            if (occ != 0 && !readHeld) {
+            boolean heldData = occ != 0 && readHeld;
+            if (occ != 0 && !heldData) {
                 bits |= Readiness.IN;
             }
-            if (writers == 0) {
+            // Held by a transfer, with data still in the pipe, it is not at end-of-stream yet either: a poller
+            // that saw HUP without IN would take it for EOF and miss what the channel leaves behind. Both come
+            // back when the transfer lets go (ChannelTransfer.consume fires readiness).
+            if (writers == 0 && !heldData) {
                 bits |= Readiness.HUP;
             }
         } else {

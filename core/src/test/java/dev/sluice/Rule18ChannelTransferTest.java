@@ -352,6 +352,34 @@ class Rule18ChannelTransferTest {
         assertThat(readFully(p.reader(), 4_000)).isEqualTo(Arrays.copyOfRange(data, 1_000, 5_000));
     }
 
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void aHeldPipeWithNoWritersLeftIsNeitherReadableNorHungUpUntilTheTransferLetsGo(ThreadKind kind)
+            throws Exception {
+        Pipe p = open();
+        byte[] data = pattern(5_000);
+        p.writer().write(data);
+        p.writer().close(); // end-of-stream comes after these 5000 bytes
+        ScriptedChannel ch = ScriptedChannel.collecting(500).pauseAt(500);
+        Running<Long> transfer = start(kind, () -> Splice.transferTo(p.reader(), ch, 1_000));
+        ch.awaitPaused();
+        Readiness held = p.reader().poll();
+        assertThat(held.readable()).as("held: not readable").isFalse();
+        assertThat(held.hungUp()).as("held with data left: not at end-of-stream either").isFalse();
+        var whenReady = p.reader().whenReady();
+        assertThat(whenReady).isNotDone();
+
+        ch.resume();
+        assertThat(transfer.join()).isEqualTo(1_000);
+        assertThat(whenReady).as("ready once the transfer let go").isDone();
+        assertThat(whenReady.get().readable()).isTrue();
+        assertThat(whenReady.get().hungUp()).isTrue();
+        assertThat(readFully(p.reader(), 4_000)).isEqualTo(Arrays.copyOfRange(data, 1_000, 5_000));
+        Readiness drained = p.reader().poll();
+        assertThat(drained.readable()).isFalse();
+        assertThat(drained.hungUp()).as("empty and no writers: end-of-stream").isTrue();
+    }
+
     @Test
     void pagesStayIntactForTheChannelEvenIfThePipeIsClosedMeanwhile() throws Exception {
         // The pages come from b's pool by splice. Closing a drains its ring; were the transfer not holding its
