@@ -38,10 +38,15 @@ class PipePairModelTest {
     /**
      * Rarer cases, counted over splice, tee and transfers together, with the fewest runs each must appear in:
      * end-of-stream of a source (about 60 runs in 600), and a splice or tee cut short by a full target (about
-     * a dozen: asking for more would fail by chance now and then), and a tee into a pipe with no reader (a
-     * handful of runs in 600; a run with only two failed the three that the common cases must reach).
+     * a dozen: asking for more would fail by chance now and then).
      */
-    private static final Map<String, Integer> RARE = Map.of("EOF", 3, "stopped by a full target", 1, "tee: EPIPE", 1);
+    private static final Map<String, Integer> RARE = Map.of("EOF", 3, "stopped by a full target", 1);
+    /**
+     * Cases too rare to demand, only reported: a tee into a pipe with no reader comes in a handful of runs in
+     * 600, so demanding even one fails by chance in about 1 of 150 runs of this test, which the suite runs
+     * 22 times (it did fail so in CI). {@code Rule16TeeTest} covers it deterministically.
+     */
+    private static final List<String> REPORTED = List.of("tee: EPIPE");
 
     @Property(tries = 600, shrinking = ShrinkingMode.FULL)
     void twoPipesWithSpliceTeeAndTransfersBehaveLikeTheModel(@ForAll("setups") List<ModelCheck.Setup> setups,
@@ -56,6 +61,11 @@ class PipePairModelTest {
             for (String rare : RARE.keySet()) {
                 if (check.events().stream().anyMatch(e -> e.equals(rare) || !e.startsWith("read") && e.endsWith(": " + rare))) {
                     Statistics.label("rare").collect(rare);
+                }
+            }
+            for (String reported : REPORTED) {
+                if (check.events().contains(reported)) {
+                    Statistics.label("reported").collect(reported);
                 }
             }
             Statistics.label("rare").coverage(c -> RARE.forEach((rare, least) -> c.check(rare).count(n -> n >= least)));
