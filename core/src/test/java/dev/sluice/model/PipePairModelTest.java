@@ -24,7 +24,12 @@ import net.jqwik.api.statistics.Statistics;
  */
 class PipePairModelTest {
 
-    /** Cases every run of the property must have gone through several times, or the generators are off. */
+    /**
+     * Cases every run of the property must have gone through, or the generators are off. At least once, not
+     * three times as in {@link PipeModelTest}: the two-pipe cases are spread thinner, several come in only 6 to
+     * 12 of 600 runs, and demanding three then fails by chance in about one suite in a few (the suite runs
+     * this property 22 times).
+     */
     private static final List<String> REQUIRED = List.of(
             "splice: moved", "splice: cut the first slot", "splice: EAGAIN, empty source",
             "splice: EAGAIN, full target", "splice: blocked on an empty source", "splice: blocked on a full target",
@@ -56,7 +61,7 @@ class PipePairModelTest {
         }
         ModelCheck check = new ModelCheck(setups, true);
         try {
-            PipeModelTest.runAndCount(check, ops, REQUIRED);
+            PipeModelTest.runAndCount(check, ops, REQUIRED, 1);
         } finally {
             for (String rare : RARE.keySet()) {
                 if (check.events().stream().anyMatch(e -> e.equals(rare) || !e.startsWith("read") && e.endsWith(": " + rare))) {
