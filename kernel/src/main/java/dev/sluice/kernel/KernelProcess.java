@@ -235,7 +235,7 @@ public final class KernelProcess {
      * @throws InterruptedException if the waiting thread is interrupted
      */
     public int waitFor(Duration timeout) throws InterruptedException {
-        long n = dev.sluice.PipeEnd.timeoutNanos(timeout);
+        long n = dev.sluice.internal.Checks.timeoutNanos(timeout);
         int s = waitFor(n == 0 ? 1 : n);
         return s;
     }

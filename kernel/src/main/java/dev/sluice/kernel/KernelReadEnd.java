@@ -1,5 +1,8 @@
 package dev.sluice.kernel;
 
+import dev.sluice.internal.Checks;
+import dev.sluice.internal.Deadline;
+
 import dev.sluice.ReadEnd;
 import dev.sluice.Readiness;
 import java.io.IOException;
@@ -33,7 +36,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-        Buffers.checkArray(b, off, len);
+        Checks.checkArray(b, off, len);
         MemorySegment seg = MemorySegment.ofArray(b).asSlice(off, len);
         return (int) readLoop(len, () -> LibC.read(cell.fd, seg, len));
     }
@@ -55,7 +58,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
 
     @Override
     public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-        long total = Buffers.check(dsts, offset, length, true);
+        long total = Checks.checkBuffers(dsts, offset, length, true);
         if (Buffers.iovecable(dsts, offset, length)) {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment iov = arena.allocate((long) Math.max(1, length) * LibC.IOVEC_SIZE, 8);
@@ -89,7 +92,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
             if (len == 0) {
                 return 0;
             }
-            long deadline = 0;
+            Deadline deadline = null; // made at the first wait: a call that never waits reads no clock
             for (;;) {
                 if (cell.isClosed()) {
                     handOnIfReady();
@@ -108,10 +111,13 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
                 if (r != -LibC.EAGAIN) {
                     throw failure("read", -r);
                 }
-                if (nonBlocking) {
+                if (isNonBlocking()) {
                     return 0;
                 }
-                deadline = await(deadline, 0, "read from an empty pipe"); // the loop's top sees a close
+                if (deadline == null) {
+                    deadline = deadline();
+                }
+                await(deadline, 0, "read from an empty pipe"); // the loop's top sees a close
             }
         } finally {
             if (count) {
@@ -143,7 +149,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
             if (fd < 0) {
                 throw failure("fcntl(F_DUPFD_CLOEXEC)", -fd);
             }
-            KernelReadEnd copy = new KernelReadEnd(pipe, fd, nonBlocking, timeoutNanos);
+            KernelReadEnd copy = new KernelReadEnd(pipe, fd, isNonBlocking(), timeoutNanos());
             pipe.handleOpened(copy);
             return copy;
         } finally {
@@ -153,7 +159,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
 
     @Override
     public String toString() {
-        return "KernelReadEnd[fd " + cell.fd + (cell.isClosed() ? ", closed" : nonBlocking ? ", nonblocking" : "")
+        return "KernelReadEnd[fd " + cell.fd + (cell.isClosed() ? ", closed" : isNonBlocking() ? ", nonblocking" : "")
                 + "]";
     }
 }
