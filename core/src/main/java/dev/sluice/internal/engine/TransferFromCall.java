@@ -101,14 +101,17 @@ final class TransferFromCall extends Call {
         }
         long result = 0;
         IOException channelFailure = null;
+        boolean completed = false;
         IOException dropped;
         try {
             result = channel instanceof ScatteringByteChannel s ? s.read(into) : channel.read(into[0]);
+            completed = true;
         } catch (IOException e) {
             channelFailure = e;
         } finally {
-            // Always: publish what the channel gave into the reserved room; it cannot be full.
-            dropped = publish(into, lens, channelFailure == null);
+            // Always, even on an unchecked refusal (a write-only file): publish what the channel gave into the
+            // reserved room; it cannot be full.
+            dropped = publish(into, lens, completed);
         }
         if (channelFailure != null) {
             IOException e = Failures.partly(channelFailure, done, "the channel failed after giving " + done

@@ -110,14 +110,17 @@ final class TransferToCall extends Call {
     /** Without the lock: offers the held bytes to the channel, then consumes exactly what it took. */
     private long toChannel(WritableByteChannel channel, long offered) throws IOException {
         IOException channelFailure = null;
+        boolean completed = false;
         long written;
         try {
             writeAll(channel);
+            completed = true;
         } catch (IOException e) {
             channelFailure = e;
         } finally {
-            // Always, even on an Error: consume what the channel took, let go of the pipe and the pages.
-            written = consume(offered - ChannelViews.remaining(views, n), channelFailure == null);
+            // Always, even on an unchecked refusal (a read-only file) or an Error: consume what the channel
+            // took, let go of the pipe and the pages.
+            written = consume(offered - ChannelViews.remaining(views, n), completed);
         }
         if (channelFailure != null) {
             throw Failures.partly(channelFailure, written, "the channel failed after taking " + written + " of "
