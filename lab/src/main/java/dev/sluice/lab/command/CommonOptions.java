@@ -33,8 +33,8 @@ public class CommonOptions {
             description = "targets: sluice, kernel, nio, jdk-piped, okio, perf (repeatable or comma-separated)")
     List<String> targets;
     @Option(names = "--policy", paramLabel = "P", split = ",",
-            description = "Sluice writer wake policies: always, half-empty, full-at-start, full-and-freed, adaptive, or all "
-                    + "(default: full-and-freed)")
+            description = "Sluice writer wake policies: always, half-empty, full-at-start, full-and-freed, adaptive, "
+                    + "or all (default: full-and-freed)")
     List<String> policies = List.of(SluiceVariant.defaults().wake().alias());
     @Option(names = "--reader-wake", paramLabel = "R", split = ",",
             description = "Sluice reader wake policies: on-empty, every-write, or all (default: on-empty)")

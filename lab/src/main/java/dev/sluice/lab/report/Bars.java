@@ -36,7 +36,8 @@ final class Bars {
         int width = LABEL + PLOT + 40;
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "role=\"img\" aria-label=\"medians with 95%% intervals, %s\" font-size=\"12\">", width, height,
+                + "role=\"img\" aria-label=\"medians with 95%% intervals, %s\" font-size=\"12\" fill=\"#222\">",
+                width, height,
                 HtmlFormat.esc(unit)));
         // The axis and its grid first, so the bars and whiskers are drawn over the grid lines.
         axis(s, top, step, unit, TOP + rows.size() * (BAR + GAP));

@@ -157,7 +157,8 @@ public final class Bootstrap {
      * @return {@link Ratio#NONE} (NaN) when a side is empty or a median is not positive, where a ratio means
      *         nothing
      */
-    public static Ratio betterBy(double[] reference, double[] candidate, boolean lowerIsBetter, int resamples, long seed) {
+    public static Ratio betterBy(double[] reference, double[] candidate, boolean lowerIsBetter, int resamples,
+                                 long seed) {
         double point = ratio(median(reference), median(candidate), lowerIsBetter);
         if (Double.isNaN(point)) {
             return Ratio.NONE;
@@ -167,7 +168,8 @@ public final class Bootstrap {
         double[] a = new double[reference.length];
         double[] b = new double[candidate.length];
         for (int i = 0; i < resamples; i++) {
-            ratios[i] = ratio(resampledMedian(reference, a, random), resampledMedian(candidate, b, random), lowerIsBetter);
+            ratios[i] = ratio(resampledMedian(reference, a, random), resampledMedian(candidate, b, random),
+                    lowerIsBetter);
         }
         Arrays.sort(ratios);
         return new Ratio(point, percentile(ratios, 0.025), percentile(ratios, 0.975));

@@ -101,7 +101,12 @@ final class Conclusions {
         if (!none.isEmpty()) {
             sb.append("; not run on ").append(none.size()).append(" (").append(String.join(", ", none)).append(')');
         }
-        return sb.append('.').toString();
+        sb.append('.');
+        if (views.stream().anyMatch(v -> v.reps() < Bootstrap.MIN_REPS)) {
+            sb.append(" With fewer than ").append(Bootstrap.MIN_REPS).append(" repetitions per case these are medians "
+                    + "only, without intervals (--reps ").append(Bootstrap.MIN_REPS).append(" or more).");
+        }
+        return sb.toString();
     }
 
     /** Who was best where Sluice was not, and by how much Sluice trailed: {@code kernel best, sluice behind 12 %}. */

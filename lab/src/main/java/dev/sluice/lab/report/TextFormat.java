@@ -68,8 +68,8 @@ public final class TextFormat implements ReportFormat {
         out.println();
         String base = v.baseline();
         out.println(Text.clip(String.format(Locale.ROOT, "%s: %s, %s; median of %d reps, ×vs %s with its 95 %% "
-                        + "interval (above 1 is better)", v.workload(), v.metric().equals(v.unit()) ? v.unit()
-                        : v.metric() + " in " + v.unit(), v.lowerIsBetter() ? "lower is better" : "higher is better",
+                        + "interval (above 1 is better)", v.workload(), what(v.metric(), v.unit()),
+                v.lowerIsBetter() ? "lower is better" : "higher is better",
                 v.reps(), base), Text.WIDTH));
         int tw = Math.min(36, Math.max(6, v.cases().stream().flatMap(c -> c.rows().stream())
                 .mapToInt(r -> r.target().length()).max().orElse(6)));
@@ -90,6 +90,17 @@ public final class TextFormat implements ReportFormat {
             Text.wrap(v.notes().get(i), Text.WIDTH, "    [" + (i + 1) + "] ", "        ").forEach(out::println);
         }
         Text.wrap(v.conclusion(), Text.WIDTH, "  → ", "    ").forEach(out::println);
+    }
+
+    /** The compared figure in words, its unit said once: {@code MB/s}, {@code time in s}, {@code µs per op}. */
+    static String what(String metric, String unit) {
+        if (metric.equals(unit)) {
+            return unit;
+        }
+        if (metric.equals("seconds")) {
+            return "time in " + unit;
+        }
+        return metric.endsWith("/op") ? unit + " per op" : metric + " in " + unit;
     }
 
     private static String[] cells(Row r, String unit, String base, int reps) {

@@ -151,7 +151,8 @@ final class Jobserver implements Workload {
             }
         }
         if (reals != 1 || value != last || minusOnes != minusOnesLeft) {
-            throw new CheckFailure("jobserver: pipe left with " + reals + " real tokens (last " + value + ", expected one, "
+            throw new CheckFailure("jobserver: pipe left with " + reals + " real tokens (last " + value
+                    + ", expected one, "
                     + last + ") and " + minusOnes + " -1 tokens (expected " + minusOnesLeft + ")");
         }
     }

@@ -30,8 +30,9 @@ final class NonBlock implements Workload {
 
     @Override
     public String description() {
-        return "Oleg Nesterov's nonblocking test: fill a nonblocking pipe with size-byte writes, drain it with size-byte "
-                + "reads, loops times; write and read time, lower is better (sluice: --timestamps on = without no-atime)";
+        return "Oleg Nesterov's nonblocking test: fill a nonblocking pipe with size-byte writes, drain it with "
+                + "size-byte reads, loops times; write and read time, lower is better (sluice: --timestamps on = "
+                + "without no-atime)";
     }
 
     @Override

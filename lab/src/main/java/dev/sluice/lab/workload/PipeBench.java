@@ -42,7 +42,8 @@ final class PipeBench implements Workload {
                 Param.count("writers", "writer threads (pipe_bench sweeps 1,2,5)", 1, 1, 1, 64),
                 Param.count("readers", "reader threads (pipe_bench sweeps 1,5,10)", 1, 1, 1, 64),
                 Param.size("write-size", "bytes per write (pipe_bench: 64 KiB)", 65_536, 65_536, 1, Patterns.MAX_CHUNK),
-                Param.size("pipe-size", "pipe capacity in bytes (pipe_bench: 1 MiB; at most fs.pipe-max-size's default)",
+                Param.size("pipe-size", "pipe capacity in bytes (pipe_bench: 1 MiB; at most fs.pipe-max-size's "
+                        + "default)",
                         1 << 20, 1 << 20, 1, 1 << 20),
                 Param.size("bytes", "total bytes to move", 1L << 30, 256L << 20, 1, Workloads.MAX_BYTES));
     }
@@ -85,7 +86,8 @@ final class PipeBench implements Workload {
         long perWriter = total / writers / size * size;
         boolean exact = writers == 1 && readers == 1;
         PipeHandle pipe = target.open(new Open(target.caps().sizable() ? capacity : 0, false, Traffic.STREAM));
-        String note = target.caps().sizable() ? null : "capacity fixed at the target's default (64 KiB), not " + capacity;
+        String note = target.caps().sizable() ? null
+                : "capacity fixed at the target's default (64 KiB), not " + capacity;
         Histogram latency = new Histogram(100_000_000_000L, 3);
         AtomicLong bytesRead = new AtomicLong();
         AtomicLong valueSum = new AtomicLong();
@@ -146,7 +148,8 @@ final class PipeBench implements Workload {
                     expected += (long) (w + 1) * perWriter;
                 }
                 if (valueSum.get() != expected) {
-                    throw new CheckFailure("pipebench: readers' byte values sum to " + valueSum.get() + ", writers sent "
+                    throw new CheckFailure("pipebench: readers' byte values sum to " + valueSum.get()
+                            + ", writers sent "
                             + expected + " (corrupted data)");
                 }
             }
