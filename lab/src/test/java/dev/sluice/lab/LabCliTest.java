@@ -18,11 +18,20 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The command line: list, tiny runs, report, and every subcommand's help. Bad arguments: BadArgumentsTest. */
-class LabCliTest {
-    record Outcome(int code, String out, String err) {
+public class LabCliTest {
+    /**
+     * @param code the exit code
+     * @param out  stdout
+     * @param err  stderr
+     */
+    public record Outcome(int code, String out, String err) {
     }
 
-    static Outcome lab(String... args) {
+    /**
+     * @param args the command line
+     * @return what the lab did with it
+     */
+    public static Outcome lab(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Lab.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));

@@ -78,7 +78,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (quick) {
             command.add("--quick");
         }
-        Results r = Session.results(command, machine, warmup, n, chosen.get(0).before().id(), runs, findings);
+        Results r = Session.results(command, machine, warmup, n, null, runs, findings);
         return Session.finish(r, reports, spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 }

@@ -5,6 +5,7 @@ import dev.sluice.lab.report.Analysis.Row;
 import dev.sluice.lab.report.Analysis.WorkloadView;
 import dev.sluice.lab.report.Results.Run;
 import dev.sluice.lab.reproduce.Finding;
+import dev.sluice.lab.reproduce.Findings;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -49,10 +50,11 @@ public final class HtmlFormat implements ReportFormat {
         if (a.busy() != null) {
             h.append("<p class=\"warn\" id=\"load-warning\">Warning: ").append(esc(a.busy())).append(".</p>\n");
         }
-        summary(a, h);
         if (!r.reproductions().isEmpty()) {
+            // lab reproduce: the findings are the conclusions; the workload summary follows as the runs behind them.
             reproduction(r.reproductions(), h);
         }
+        summary(a, h);
         machine(r, h);
         for (WorkloadView v : a.workloads()) {
             workload(v, r.runs(), h);
@@ -62,8 +64,9 @@ public final class HtmlFormat implements ReportFormat {
     }
 
     private static void summary(Analysis a, StringBuilder h) {
-        h.append("<h2>Summary</h2>\n");
-        if (!a.workloads().isEmpty()) {
+        boolean repro = !a.results().reproductions().isEmpty();
+        h.append(repro ? "<h2>The runs behind the findings</h2>\n" : "<h2>Summary</h2>\n");
+        if (!a.workloads().isEmpty() && !repro) {
             h.append("<p id=\"summary-sentence\">").append(esc(a.summary())).append("</p>\n");
         }
         h.append("<table id=\"summary\"><tr><th>workload</th><th>best</th><th>Sluice</th><th>conclusion</th></tr>");
@@ -85,6 +88,8 @@ public final class HtmlFormat implements ReportFormat {
 
     private static void reproduction(List<Finding> findings, StringBuilder h) {
         h.append("<details open id=\"reproduction\"><summary>Reproduction of the kernel-list findings</summary>\n")
+                .append("<p id=\"reproduction-summary\">").append(esc(Findings.summary(findings)))
+                .append("</p>\n")
                 .append("<table><tr><th>#</th><th>finding</th><th>source</th><th>original</th><th>knob</th>")
                 .append("<th>ours (95 % interval)</th><th>verdict</th><th>why it may differ</th></tr>");
         for (Finding f : findings) {

@@ -4,6 +4,7 @@ import dev.sluice.lab.report.Analysis.CaseView;
 import dev.sluice.lab.report.Analysis.Row;
 import dev.sluice.lab.report.Analysis.WorkloadView;
 import dev.sluice.lab.reproduce.Finding;
+import dev.sluice.lab.reproduce.Findings;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -32,17 +33,20 @@ public final class TextFormat implements ReportFormat {
     public void write(Analysis a, Writer w) throws IOException {
         PrintWriter out = new PrintWriter(w);
         header(a, out);
-        if (wide) {
+        List<Finding> findings = a.results().reproductions();
+        if (!findings.isEmpty()) {
+            // lab reproduce: the findings are the report; the runs behind them are in --json and --html.
+            findings.forEach(f -> finding(f, out));
+            out.println();
+            Text.wrap(Findings.summary(findings), Text.WIDTH, "", "  ").forEach(out::println);
+        } else if (wide) {
             out.print(Tables.compare(a.results()));
         } else {
             for (WorkloadView v : a.workloads()) {
                 workload(v, out);
             }
         }
-        for (Finding f : a.results().reproductions()) {
-            finding(f, out);
-        }
-        if (!a.workloads().isEmpty() && a.results().reproductions().isEmpty()) {
+        if (!a.workloads().isEmpty() && findings.isEmpty()) {
             out.println();
             Text.wrap(a.summary(), Text.WIDTH, "", "  ").forEach(out::println);
         }

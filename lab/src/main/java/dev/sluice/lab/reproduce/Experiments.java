@@ -44,8 +44,8 @@ public final class Experiments {
                 "22,187 → 17,728 context switches (−20 %), 239.9 s task-clock either way",
                 "--policy full-and-freed → half-empty (--spin 0)",
                 parked().withWake(WakePolicy.FULL_AND_FREED), parked().withWake(WakePolicy.HALF_EMPTY), "pipebench",
-                Map.of("write-size", List.of(4096L), "pipe-size", List.of(65536L), "bytes", List.of(64L << 20)),
                 Map.of("write-size", List.of(4096L), "pipe-size", List.of(65536L), "bytes", List.of(1L << 30)),
+                Map.of("write-size", List.of(4096L), "pipe-size", List.of(65536L), "bytes", List.of(8L << 30)),
                 Experiment.CONTEXT_SWITCHES, "/run", true, 22_187.0 / 17_728,
                 List.of("MB/s", "counter.writerWakeups"), () -> KERNEL_WAKE,
                 "pipe-bench's reads and writes sizes are not in the thread (here: 4 KiB into a 64 KiB pipe); its "
@@ -62,7 +62,7 @@ public final class Experiments {
                 "stress-ng tee: +500 % (×6)",
                 "--policy full-at-start → full-and-freed (--spin 0)",
                 parked().withWake(WakePolicy.FULL_AT_START), parked().withWake(WakePolicy.FULL_AND_FREED), "tee",
-                Map.of("records", List.of(1L << 20)), Map.of("records", List.of(4L << 20)),
+                Map.of("records", List.of(8L << 20)), Map.of("records", List.of(32L << 20)),
                 "MB/s", "MB/s", false, 6.0, List.of(Experiment.CONTEXT_SWITCHES, "counter.writerWakeups"),
                 () -> KERNEL_WAKE,
                 "stress-ng's win came from lock contention among processes on 24 cores, a writer woken for every "
@@ -80,8 +80,8 @@ public final class Experiments {
                 "--policy full-at-start → full-and-freed (--spin 0)",
                 parked().withWake(WakePolicy.FULL_AT_START), parked().withWake(WakePolicy.FULL_AND_FREED),
                 "hackbench",
-                Map.of("groups", List.of(2L), "fds", List.of(20L), "loops", List.of(100L), "datasize", List.of(100L)),
-                Map.of("groups", List.of(4L), "fds", List.of(20L), "loops", List.of(1000L), "datasize", List.of(100L)),
+                Map.of("groups", List.of(4L), "fds", List.of(20L), "loops", List.of(500L), "datasize", List.of(100L)),
+                Map.of("groups", List.of(10L), "fds", List.of(20L), "loops", List.of(1000L), "datasize", List.of(100L)),
                 "seconds", "s", true, 0.925, List.of(Experiment.CONTEXT_SWITCHES, "counter.writerWakeups"),
                 () -> KERNEL_WAKE,
                 "the loss came from 1,280-2,560 processes contending on 24-128 cores, where wake-ups changed which "
@@ -98,12 +98,12 @@ public final class Experiments {
                 "11.25 M → 1.21 M context switches, 14.6 → 1.7 s",
                 "--wait broadcast → exclusive (--spin 0)",
                 parked().withWaits(WaitDiscipline.BROADCAST), parked().withWaits(WaitDiscipline.EXCLUSIVE),
-                "jobserver", Map.of("workers", List.of(64L), "tokens", List.of(20_000L)),
-                Map.of("workers", List.of(64L), "tokens", List.of(200_000L)),
+                "jobserver", Map.of("workers", List.of(64L), "tokens", List.of(1_000_000L)),
+                Map.of("workers", List.of(64L), "tokens", List.of(2_000_000L)),
                 "seconds", "s", true, 14.6 / 1.7, List.of(Experiment.CONTEXT_SWITCHES, "counter.emptyWakeups"),
                 () -> KERNEL_WAKE,
                 "64 threads share two cores instead of 64 processes on a bigger machine, so a broadcast wakes "
-                        + "threads that mostly wait for a CPU rather than run; fewer tokens than the original's 1 M");
+                        + "threads that mostly wait for a CPU rather than run");
     }
 
     private static Experiment noTimestamps() {
@@ -116,7 +116,7 @@ public final class Experiments {
                         + "together)",
                 "--timestamps on → off",
                 SluiceVariant.defaults().withTimestamps(true), SluiceVariant.defaults(), "nonblock",
-                Map.of("loops", List.of(2_000L), "size", List.of(100L)),
+                Map.of("loops", List.of(5_000L), "size", List.of(100L)),
                 Map.of("loops", List.of(10_000L), "size", List.of(100L)),
                 "seconds", "s", true, (7.692 + 5.704) / (6.432 + 4.533), List.of("write s", "read s"),
                 () -> Targets.kernelNoAtime().map(w -> "no knob: " + w)
@@ -134,8 +134,8 @@ public final class Experiments {
                 "7.389 → 7.192 s elapsed (−2.67 %), 1.11 M → 1.14 M context switches",
                 "--lock spin → mutex",
                 SluiceVariant.defaults().withLock(LockStrategy.SPIN), SluiceVariant.defaults(), "jobserver",
-                Map.of("workers", List.of(64L), "tokens", List.of(100_000L)),
                 Map.of("workers", List.of(64L), "tokens", List.of(1_000_000L)),
+                Map.of("workers", List.of(64L), "tokens", List.of(2_000_000L)),
                 "seconds", "s", true, 7.3892 / 7.19157, List.of(Experiment.CONTEXT_SWITCHES, "counter.lockContended"),
                 () -> "no knob: the kernel's pipe locking is compiled in",
                 "a 2.67 % effect is below what a shared two-core VM resolves with a few repetitions; Sluice's "
@@ -150,8 +150,8 @@ public final class Experiments {
                 "2 pages +12.2 %, 4 pages +11.9 %, 8 pages +9.6 % MB/s (x86 Cooper Lake at 8 pages: +0.3 %)",
                 "--pool-pages 0 → -1 (the default pool: twice the ring); pipen at 8, 16, 32 KiB writes",
                 SluiceVariant.defaults().withPoolPages(0), SluiceVariant.defaults(), "pipen",
-                Map.of("size", List.of(8192L, 16384L, 32768L), "bytes", List.of(64L << 20)),
                 Map.of("size", List.of(8192L, 16384L, 32768L), "bytes", List.of(1L << 30)),
+                Map.of("size", List.of(8192L, 16384L, 32768L), "bytes", List.of(4L << 30)),
                 "MB/s", "MB/s", false, Math.cbrt(1.122 * 1.119 * 1.096), List.of("counter.pagesAllocated"),
                 () -> "no knob: the kernel keeps its pages per pipe itself (the kernel target refuses poolPages)",
                 "the kernel's saving is a page allocation under the pipe's mutex; without a pool Sluice allocates "

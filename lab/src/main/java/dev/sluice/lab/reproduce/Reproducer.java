@@ -150,11 +150,21 @@ public final class Reproducer {
     /** {@code MB/s 2650 → 2711 (×1.023 [0.951, 1.102])}: medians before and after, better-by with its interval. */
     static String change(String what, String unit, double[] before, double[] after, boolean lowerIsBetter) {
         Bootstrap.Ratio r = Bootstrap.betterBy(before, after, lowerIsBetter);
-        String u = unit.isEmpty() || unit.equals("/run") ? (unit.isEmpty() ? "" : " per run") : " " + unit;
+        boolean count = unit.equals("/run");
+        String u = count ? " per run" : unit.isEmpty() ? "" : " " + unit;
         String name = what.startsWith("counter.") ? what.substring("counter.".length()) : what;
-        return String.format(Locale.ROOT, "%s %s → %s%s (×%.3f [%.3f, %.3f])", name,
-                Tables.num(Bootstrap.median(before)), Tables.num(Bootstrap.median(after)), u, r.ratio(), r.lo(),
-                r.hi());
+        double b = Bootstrap.median(before);
+        double a = Bootstrap.median(after);
+        String ratio;
+        if (!r.defined()) {
+            ratio = "";
+        } else if (Double.isNaN(r.lo()) || Double.isNaN(r.hi())) {
+            ratio = String.format(Locale.ROOT, " (×%.3f)", r.ratio());
+        } else {
+            ratio = String.format(Locale.ROOT, " (×%.3f [%.3f, %.3f])", r.ratio(), r.lo(), r.hi());
+        }
+        return name + " " + (count ? Tables.count(b) : Tables.num(b)) + " → " + (count ? Tables.count(a)
+                : Tables.num(a)) + u + ratio;
     }
 
     private static Run pick(List<Run> runs, String label, String target) {
