@@ -85,7 +85,8 @@ class ReproduceTest {
         assertThat(f.lo()).isGreaterThan(1.0);
         assertThat(f.verdict()).isEqualTo("reproduced");
         assertThat(f.ours()).startsWith("MB/s over 3 sizes (geometric mean): ×1.1").contains("the original: ×1.112");
-        assertThat(f.details()).anySatisfy(d -> assertThat(d).startsWith("size=8192: MB/s 100.00 → 111.00 MB/s (×1.110 ["));
+        assertThat(f.details()).anySatisfy(d -> assertThat(d)
+                .startsWith("size=8192: MB/s 100.00 → 111.00 MB/s (×1.110 ["));
         assertThat(f.why()).contains("2 cores").contains("threads in one JVM");
     }
 
