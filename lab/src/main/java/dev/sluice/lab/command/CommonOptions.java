@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The options {@code run} and {@code compare} share: which targets and Sluice variants, how many
@@ -109,35 +110,32 @@ public class CommonOptions {
         return out.stream().distinct().toList();
     }
 
-    /** @return every combination of the Sluice options given */
+    /**
+     * @return every combination of the Sluice options given: the defaults, expanded along one option after
+     *         another, each value of an option a change to the variant
+     */
     List<SluiceVariant> variants() {
-        List<SluiceVariant> out = new ArrayList<>();
-        for (WakePolicy p : all(policies, WakePolicy.class, Aliases::wakePolicy, "--policy")) {
-            for (ReaderWakePolicy rw : all(readerWakes, ReaderWakePolicy.class, Aliases::readerWakePolicy,
-                    "--reader-wake")) {
-                for (WaitDiscipline w : all(waits, WaitDiscipline.class, Aliases::waitDiscipline, "--wait")) {
-                    for (LockStrategy l : all(locks, LockStrategy.class, Aliases::lockStrategy, "--lock")) {
-                        more(out, p, rw, w, l);
-                    }
-                }
-            }
+        List<List<UnaryOperator<SluiceVariant>>> axes = List.of(
+                each(all(policies, WakePolicy.class, Aliases::wakePolicy, "--policy"), p -> v -> v.withWake(p)),
+                each(all(readerWakes, ReaderWakePolicy.class, Aliases::readerWakePolicy, "--reader-wake"),
+                        p -> v -> v.withReaderWake(p)),
+                each(all(waits, WaitDiscipline.class, Aliases::waitDiscipline, "--wait"), w -> v -> v.withWaits(w)),
+                each(all(locks, LockStrategy.class, Aliases::lockStrategy, "--lock"), l -> v -> v.withLock(l)),
+                each(values(timestamps, "--timestamps"), t -> v -> v.withTimestamps(Aliases.onOff(t, "--timestamps"))),
+                each(values(spins, "--spin"), t -> v -> v.withSpin(Spin.parse(t))),
+                each(all(memories, PageMemory.class, Aliases::pageMemory, "--page-memory"), m -> v -> v.withMemory(m)),
+                each(values(pools, "--pool-pages"), t -> v -> v.withPoolPages(poolPages(t))),
+                each(values(capacities, "--capacity"), t -> v -> v.withCapacity(capacity(t))));
+        List<SluiceVariant> out = List.of(SluiceVariant.defaults());
+        for (List<UnaryOperator<SluiceVariant>> axis : axes) {
+            out = out.stream().flatMap(v -> axis.stream().map(f -> f.apply(v))).toList();
         }
         return out.stream().distinct().toList();
     }
 
-    private void more(List<SluiceVariant> out, WakePolicy p, ReaderWakePolicy rw, WaitDiscipline w, LockStrategy l) {
-        for (String t : values(timestamps, "--timestamps")) {
-            for (String s : values(spins, "--spin")) {
-                for (PageMemory m : all(memories, PageMemory.class, Aliases::pageMemory, "--page-memory")) {
-                    for (String pool : values(pools, "--pool-pages")) {
-                        for (String cap : values(capacities, "--capacity")) {
-                            out.add(new SluiceVariant(p, rw, w, l, Aliases.onOff(t, "--timestamps"), Spin.parse(s),
-                                    m, poolPages(pool), capacity(cap)));
-                        }
-                    }
-                }
-            }
-        }
+    private static <T> List<UnaryOperator<SluiceVariant>> each(List<T> values,
+                                                               Function<T, UnaryOperator<SluiceVariant>> change) {
+        return values.stream().map(change).toList();
     }
 
     private static int poolPages(String s) {

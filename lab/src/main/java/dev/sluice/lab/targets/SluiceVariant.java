@@ -57,6 +57,21 @@ public record SluiceVariant(WakePolicy wake, ReaderWakePolicy readerWake, WaitDi
         return new SluiceVariant(p, readerWake, waits, lock, timestamps, spin, memory, poolPages, capacity);
     }
 
+    /** @return this variant with another reader wake policy */
+    public SluiceVariant withReaderWake(ReaderWakePolicy p) {
+        return new SluiceVariant(wake, p, waits, lock, timestamps, spin, memory, poolPages, capacity);
+    }
+
+    /** @return this variant with heap or direct pages */
+    public SluiceVariant withMemory(PageMemory m) {
+        return new SluiceVariant(wake, readerWake, waits, lock, timestamps, spin, m, poolPages, capacity);
+    }
+
+    /** @return this variant with another default capacity (0 for the library's) */
+    public SluiceVariant withCapacity(int bytes) {
+        return new SluiceVariant(wake, readerWake, waits, lock, timestamps, spin, memory, poolPages, bytes);
+    }
+
     /** @return this variant with another wait discipline */
     public SluiceVariant withWaits(WaitDiscipline w) {
         return new SluiceVariant(wake, readerWake, w, lock, timestamps, spin, memory, poolPages, capacity);
