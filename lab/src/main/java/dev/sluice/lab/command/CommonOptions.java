@@ -95,7 +95,7 @@ public class CommonOptions {
         reports.check();
     }
 
-    /** @return the families named by {@code --target}, or {@code dflt} */
+    /** {@return the families named by {@code --target}, or {@code dflt}} */
     List<Family> families(String dflt) {
         List<String> names = targets == null ? List.of(dflt.split(",")) : targets;
         List<Family> out = new ArrayList<>();
@@ -173,7 +173,7 @@ public class CommonOptions {
         return v.stream().map(parse).distinct().toList();
     }
 
-    /** @return the thread kinds of {@code --threads} */
+    /** {@return the thread kinds of {@code --threads}} */
     List<ThreadKind> threadKinds() {
         List<String> t = values(threads, "--threads");
         if (t.size() == 1 && t.get(0).equalsIgnoreCase("both")) {
@@ -228,7 +228,7 @@ public class CommonOptions {
     record Columns(List<Contender> contenders, String baseline) {
     }
 
-    /** @return the progress display for this session */
+    /** {@return the progress display for this session} */
     Progress progress(PrintWriter err) {
         return reports.progress(err);
     }

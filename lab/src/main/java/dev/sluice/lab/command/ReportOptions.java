@@ -37,7 +37,7 @@ public class ReportOptions {
         Outputs.checkWritable(jmhJson, "--jmh-json");
     }
 
-    /** @return one updating line on a terminal, plain lines otherwise, nothing with --quiet */
+    /** {@return one updating line on a terminal, plain lines otherwise, nothing with --quiet} */
     Progress progress(PrintWriter err) {
         String tty = System.getProperty("sluice.lab.stderrIsTerminal");
         boolean terminal = tty != null ? Boolean.parseBoolean(tty)

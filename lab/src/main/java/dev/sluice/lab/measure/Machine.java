@@ -11,7 +11,7 @@ public final class Machine {
     private Machine() {
     }
 
-    /** @return the 1-minute load average divided by the cores, or NaN if unknown */
+    /** {@return the 1-minute load average divided by the cores, or NaN if unknown} */
     public static double loadPerCore(Map<String, String> facts) {
         try {
             return Double.parseDouble(facts.get("loadavg")) / Double.parseDouble(facts.get("cores"));

@@ -85,12 +85,12 @@ public record Analysis(Results results, List<WorkloadView> workloads, String sum
      */
     public record Row(String target, String family, String status, int note, double median, double lo, double hi,
                       Bootstrap.Ratio vsBaseline, Bootstrap.Ratio vsBest, Standing standing, double csPerRun) {
-        /** @return whether it ran */
+        /** {@return whether it ran} */
         public boolean ok() {
             return "ok".equals(status);
         }
 
-        /** @return "best", "within noise", "behind 23 %" or "-" */
+        /** {@return "best", "within noise", "behind 23 %" or "-"} */
         public String verdict() {
             return switch (standing) {
                 case BEST -> "best";

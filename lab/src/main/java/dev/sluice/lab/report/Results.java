@@ -88,7 +88,7 @@ public record Results(String schema, int version, String created, List<String> c
                       Map<String, String> targetSettings, String how, String threads, String status, String reason,
                       String metric, String unit, boolean lowerIsBetter, String note, List<Rep> reps,
                       Map<String, Summary> summary) {
-        /** @return whether the case ran and passed its self-check */
+        /** {@return whether the case ran and passed its self-check} */
         public boolean ok() {
             return "ok".equals(status);
         }
@@ -152,7 +152,7 @@ public record Results(String schema, int version, String created, List<String> c
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
-    /** @return this session as JSON (schema v1) */
+    /** {@return this session as JSON (schema v1)} */
     public String toJson() throws IOException {
         return mapper().writeValueAsString(this);
     }

@@ -47,7 +47,7 @@ final class Text {
         return out;
     }
 
-    /** @return {@code s} cut to {@code width} with an ellipsis */
+    /** {@return {@code s} cut to {@code width} with an ellipsis} */
     static String clip(String s, int width) {
         return s.length() <= width ? s : s.substring(0, width - 1) + "…";
     }

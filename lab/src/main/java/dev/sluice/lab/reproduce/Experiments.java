@@ -29,7 +29,7 @@ public final class Experiments {
         return SluiceVariant.defaults().withSpin(Spin.NONE);
     }
 
-    /** @return the seven experiments, in the order */
+    /** {@return the seven experiments, in the order} */
     public static List<Experiment> all() {
         return List.of(halfEmpty(), teeStillFull(), hackbenchStillFull(), exclusiveWaits(), noTimestamps(),
                 mutexLock(), pagePool());

@@ -19,7 +19,7 @@ public enum Verdict {
         this.words = words;
     }
 
-    /** @return the verdict in words */
+    /** {@return the verdict in words} */
     public String words() {
         return words;
     }

@@ -17,13 +17,13 @@ import java.util.Optional;
  */
 public sealed interface Contender permits Contender.OnTarget, Contender.Perf {
 
-    /** @return the column's name */
+    /** {@return the column's name} */
     String id();
 
-    /** @return the family, for JSON */
+    /** {@return the family, for JSON} */
     Family family();
 
-    /** @return the target's settings, empty for others */
+    /** {@return the target's settings, empty for others} */
     Map<String, String> settings();
 
     /**

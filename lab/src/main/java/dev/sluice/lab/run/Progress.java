@@ -31,7 +31,7 @@ public interface Progress {
     /** Every run ended: clears the updating line. */
     void finish();
 
-    /** @return progress that shows nothing */
+    /** {@return progress that shows nothing} */
     static Progress none() {
         return new Progress() {
             @Override

@@ -13,7 +13,7 @@ public final class Provenance {
     private Provenance() {
     }
 
-    /** @return the lab's version and the git commit it was built from, "unknown" where the build did not say */
+    /** {@return the lab's version and the git commit it was built from, "unknown" where the build did not say} */
     public static Results.Build build() {
         Properties p = new Properties();
         try (InputStream in = Provenance.class.getResourceAsStream("/dev/sluice/lab/build.properties")) {
@@ -35,7 +35,7 @@ public final class Provenance {
         return s == null || s.isBlank() || s.startsWith("${") ? "unknown" : s;
     }
 
-    /** @return this JVM, with the arguments it was started with */
+    /** {@return this JVM, with the arguments it was started with} */
     public static Results.Jvm jvm() {
         List<String> args;
         try {

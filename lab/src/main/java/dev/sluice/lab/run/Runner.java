@@ -210,7 +210,7 @@ public final class Runner {
             total -= rounds - count[i] - 1;
         }
 
-        /** @return each active case's remaining runs at its own mean so far (untimed: the overall mean) */
+        /** {@return each active case's remaining runs at its own mean so far (untimed: the overall mean)} */
         long eta() {
             if (done == 0) {
                 return -1;

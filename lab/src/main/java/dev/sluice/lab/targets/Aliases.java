@@ -37,47 +37,47 @@ public final class Aliases {
         throw new IllegalArgumentException(option + ": unknown value '" + alias + "'; choose from " + choices(type));
     }
 
-    /** @return every alias of the enum, comma-separated */
+    /** {@return every alias of the enum, comma-separated} */
     public static <E extends Enum<E>> String choices(Class<E> type) {
         return String.join(", ", names(type));
     }
 
-    /** @return every alias of the enum, in declaration order */
+    /** {@return every alias of the enum, in declaration order} */
     public static <E extends Enum<E>> List<String> names(Class<E> type) {
         return Arrays.stream(type.getEnumConstants()).map(Object::toString).toList();
     }
 
-    /** @return the wake policy of that alias ({@code --policy}) */
+    /** {@return the wake policy of that alias ({@code --policy})} */
     public static WakePolicy wakePolicy(String alias) {
         return parse(WakePolicy.class, alias, "--policy");
     }
 
-    /** @return the reader wake policy of that alias ({@code --reader-wake}) */
+    /** {@return the reader wake policy of that alias ({@code --reader-wake})} */
     public static ReaderWakePolicy readerWakePolicy(String alias) {
         return parse(ReaderWakePolicy.class, alias, "--reader-wake");
     }
 
-    /** @return the wait discipline of that alias ({@code --wait}) */
+    /** {@return the wait discipline of that alias ({@code --wait})} */
     public static WaitDiscipline waitDiscipline(String alias) {
         return parse(WaitDiscipline.class, alias, "--wait");
     }
 
-    /** @return the lock strategy of that alias ({@code --lock}) */
+    /** {@return the lock strategy of that alias ({@code --lock})} */
     public static LockStrategy lockStrategy(String alias) {
         return parse(LockStrategy.class, alias, "--lock");
     }
 
-    /** @return the page memory of that alias ({@code --page-memory}) */
+    /** {@return the page memory of that alias ({@code --page-memory})} */
     public static PageMemory pageMemory(String alias) {
         return parse(PageMemory.class, alias, "--page-memory");
     }
 
-    /** @return the spin policy of that alias (the {@code a} prefix of {@code --spin} picks adaptive) */
+    /** {@return the spin policy of that alias (the {@code a} prefix of {@code --spin} picks adaptive)} */
     public static SpinPolicy spinPolicy(String alias) {
         return parse(SpinPolicy.class, alias, "--spin");
     }
 
-    /** @return {@code on}/{@code off} (also true/false, yes/no) as a boolean ({@code --timestamps}) */
+    /** {@return {@code on}/{@code off} (also true/false, yes/no) as a boolean ({@code --timestamps})} */
     public static boolean onOff(String s, String option) {
         return switch (s.trim().toLowerCase(Locale.ROOT)) {
             case "on", "true", "yes" -> true;

@@ -33,17 +33,17 @@ public enum Family {
         this.description = description;
     }
 
-    /** @return the name on the command line, in tables and in JSON */
+    /** {@return the name on the command line, in tables and in JSON} */
     public String alias() {
         return alias;
     }
 
-    /** @return one line for {@code lab list} */
+    /** {@return one line for {@code lab list}} */
     public String description() {
         return description;
     }
 
-    /** @return whether this is a reference program run as it is rather than a pipe the workloads drive */
+    /** {@return whether this is a reference program run as it is rather than a pipe the workloads drive} */
     public boolean isReference() {
         return this == PERF;
     }
@@ -66,7 +66,7 @@ public enum Family {
         throw new IllegalArgumentException("--target: unknown target '" + s + "'; choose from " + choices());
     }
 
-    /** @return the aliases, comma-separated, for messages and help */
+    /** {@return the aliases, comma-separated, for messages and help} */
     public static String choices() {
         return String.join(", ", Arrays.stream(values()).map(Family::alias).toList());
     }

@@ -38,7 +38,7 @@ public class PipeApiTarget implements Target {
          */
         long discard(ReadEnd from, long max) throws IOException;
 
-        /** @return how the calls are made, for the run's note */
+        /** {@return how the calls are made, for the run's note} */
         String how();
     }
 

@@ -71,7 +71,7 @@ public final class SluiceTarget {
         }
     }
 
-    /** @return Sluice with every setting at its documented default */
+    /** {@return Sluice with every setting at its documented default} */
     public static Target defaults() {
         return of(SluiceVariant.defaults());
     }

@@ -45,59 +45,59 @@ public record SluiceVariant(WakePolicy wake, ReaderWakePolicy readerWake, WaitDi
         }
     }
 
-    /** @return every option at the library's documented default */
+    /** {@return every option at the library's documented default} */
     public static SluiceVariant defaults() {
         return new SluiceVariant(PipeOptions.DEFAULT_WAKE_POLICY, ReaderWakePolicy.ON_EMPTY,
                 PipeOptions.DEFAULT_WAIT_DISCIPLINE, PipeOptions.DEFAULT_LOCK_STRATEGY, false, Spin.DEFAULT,
                 PipeOptions.DEFAULT_PAGE_MEMORY, -1, 0);
     }
 
-    /** @return this variant with another writer wake policy */
+    /** {@return this variant with another writer wake policy} */
     public SluiceVariant withWake(WakePolicy p) {
         return new SluiceVariant(p, readerWake, waits, lock, timestamps, spin, memory, poolPages, capacity);
     }
 
-    /** @return this variant with another reader wake policy */
+    /** {@return this variant with another reader wake policy} */
     public SluiceVariant withReaderWake(ReaderWakePolicy p) {
         return new SluiceVariant(wake, p, waits, lock, timestamps, spin, memory, poolPages, capacity);
     }
 
-    /** @return this variant with heap or direct pages */
+    /** {@return this variant with heap or direct pages} */
     public SluiceVariant withMemory(PageMemory m) {
         return new SluiceVariant(wake, readerWake, waits, lock, timestamps, spin, m, poolPages, capacity);
     }
 
-    /** @return this variant with another default capacity (0 for the library's) */
+    /** {@return this variant with another default capacity (0 for the library's)} */
     public SluiceVariant withCapacity(int bytes) {
         return new SluiceVariant(wake, readerWake, waits, lock, timestamps, spin, memory, poolPages, bytes);
     }
 
-    /** @return this variant with another wait discipline */
+    /** {@return this variant with another wait discipline} */
     public SluiceVariant withWaits(WaitDiscipline w) {
         return new SluiceVariant(wake, readerWake, w, lock, timestamps, spin, memory, poolPages, capacity);
     }
 
-    /** @return this variant with another lock */
+    /** {@return this variant with another lock} */
     public SluiceVariant withLock(LockStrategy l) {
         return new SluiceVariant(wake, readerWake, waits, l, timestamps, spin, memory, poolPages, capacity);
     }
 
-    /** @return this variant with timestamps on or off */
+    /** {@return this variant with timestamps on or off} */
     public SluiceVariant withTimestamps(boolean on) {
         return new SluiceVariant(wake, readerWake, waits, lock, on, spin, memory, poolPages, capacity);
     }
 
-    /** @return this variant with another spin */
+    /** {@return this variant with another spin} */
     public SluiceVariant withSpin(Spin s) {
         return new SluiceVariant(wake, readerWake, waits, lock, timestamps, s, memory, poolPages, capacity);
     }
 
-    /** @return this variant with another page pool size */
+    /** {@return this variant with another page pool size} */
     public SluiceVariant withPoolPages(int pages) {
         return new SluiceVariant(wake, readerWake, waits, lock, timestamps, spin, memory, pages, capacity);
     }
 
-    /** @return every option by the name of its command-line option, for JSON and the report */
+    /** {@return every option by the name of its command-line option, for JSON and the report} */
     public Map<String, String> settings() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("policy", wake.alias());

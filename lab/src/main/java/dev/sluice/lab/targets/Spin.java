@@ -54,7 +54,7 @@ public record Spin(SpinPolicy policy, long nanos) {
         return new Spin(adaptive ? SpinPolicy.ADAPTIVE : SpinPolicy.FIXED, micros * 1000L);
     }
 
-    /** @return the notation {@link #parse} reads: {@code 0}, {@code 20us} or {@code a20} */
+    /** {@return the notation {@link #parse} reads: {@code 0}, {@code 20us} or {@code a20}} */
     public String alias() {
         if (nanos == 0) {
             return "0";
@@ -63,7 +63,7 @@ public record Spin(SpinPolicy policy, long nanos) {
         return policy == SpinPolicy.ADAPTIVE ? "a" + micros : micros + "us";
     }
 
-    /** @return the longest spin as a duration */
+    /** {@return the longest spin as a duration} */
     public Duration duration() {
         return Duration.ofNanos(nanos);
     }

@@ -7,18 +7,18 @@ import java.util.Optional;
 /** A pipe implementation under test. */
 public interface Target {
 
-    /** @return the family: sluice, kernel, nio, jdk-piped, okio */
+    /** {@return the family: sluice, kernel, nio, jdk-piped, okio} */
     Family family();
 
-    /** @return the name in tables and JSON, e.g. {@code sluice} or {@code sluice[half-empty,spin]} */
+    /** {@return the name in tables and JSON, e.g. {@code sluice} or {@code sluice[half-empty,spin]}} */
     String id();
 
-    /** @return the variant's settings (policy, lock, ...) by name, empty for targets without any */
+    /** {@return the variant's settings (policy, lock, ...) by name, empty for targets without any} */
     default Map<String, String> settings() {
         return Map.of();
     }
 
-    /** @return what this target can do */
+    /** {@return what this target can do} */
     Caps caps();
 
     /**
@@ -27,7 +27,7 @@ public interface Target {
      */
     String how(Traffic traffic);
 
-    /** @return why this target cannot run at all on this machine or build, if it cannot */
+    /** {@return why this target cannot run at all on this machine or build, if it cannot} */
     default Optional<String> unavailable() {
         return Optional.empty();
     }

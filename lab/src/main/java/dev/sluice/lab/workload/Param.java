@@ -54,12 +54,12 @@ public record Param(String name, String description, List<Long> defaults, List<L
         }
     }
 
-    /** @return the accepted range, e.g. {@code 1..1m bytes (k/m/g allowed)} */
+    /** {@return the accepted range, e.g. {@code 1..1m bytes (k/m/g allowed)}} */
     public String range() {
         return show(min) + ".." + show(max) + (bytes ? " bytes (k/m/g allowed)" : "");
     }
 
-    /** @return {@code v} with the largest binary suffix that divides it, for sizes; plain otherwise */
+    /** {@return {@code v} with the largest binary suffix that divides it, for sizes; plain otherwise} */
     String show(long v) {
         if (!bytes || v == 0) {
             return Long.toString(v);

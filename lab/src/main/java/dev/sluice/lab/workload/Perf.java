@@ -16,7 +16,7 @@ final class Perf {
     private Perf() {
     }
 
-    /** @return empty if {@code perf bench} runs here, else why not (asked once per lab run) */
+    /** {@return empty if {@code perf bench} runs here, else why not (asked once per lab run)} */
     static Optional<String> unavailable() {
         Optional<String> p = probed;
         if (p == null) {
@@ -45,13 +45,13 @@ final class Perf {
         }
     }
 
-    /** @return perf's own measured time for {@code perf bench sched messaging -p -t -g groups -l loops} */
+    /** {@return perf's own measured time for {@code perf bench sched messaging -p -t -g groups -l loops}} */
     static long messaging(int groups, int loops) throws IOException, InterruptedException {
         return run(List.of("perf", "bench", "sched", "messaging", "-p", "-t", "-g", Integer.toString(groups),
                 "-l", Integer.toString(loops)));
     }
 
-    /** @return perf's time for {@code perf bench sched pipe -T -l loops} (threads, 4-byte tokens) */
+    /** {@return perf's time for {@code perf bench sched pipe -T -l loops} (threads, 4-byte tokens)} */
     static long pipe(long loops) throws IOException, InterruptedException {
         return run(List.of("perf", "bench", "sched", "pipe", "-T", "-l", Long.toString(loops)));
     }

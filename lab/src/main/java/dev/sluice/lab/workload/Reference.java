@@ -8,10 +8,10 @@ import java.util.Optional;
  * opens no pipe of the lab's and is not a target.
  */
 public interface Reference {
-    /** @return the row's name, e.g. {@code perf} */
+    /** {@return the row's name, e.g. {@code perf}} */
     String id();
 
-    /** @return the command it runs, for the tables */
+    /** {@return the command it runs, for the tables} */
     String how();
 
     /**

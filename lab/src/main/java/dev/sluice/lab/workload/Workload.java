@@ -10,24 +10,24 @@ import java.util.Optional;
 /** One of the kernel list's pipe workloads, re-created for in-process pipes. */
 public interface Workload {
 
-    /** @return the name on the command line */
+    /** {@return the name on the command line} */
     String name();
 
-    /** @return one line: what the original is and what this one does */
+    /** {@return one line: what the original is and what this one does} */
     String description();
 
-    /** @return the parameters, each with its default, quick preset and range */
+    /** {@return the parameters, each with its default, quick preset and range} */
     List<Param> params();
 
-    /** @return the figure the tables compare on */
+    /** {@return the figure the tables compare on} */
     Metric primary();
 
-    /** @return what the workload does with its pipes, so buffered targets know when to flush */
+    /** {@return what the workload does with its pipes, so buffered targets know when to flush} */
     default Traffic traffic() {
         return Traffic.STREAM;
     }
 
-    /** @return the native program that runs this workload as a reference row, if there is one */
+    /** {@return the native program that runs this workload as a reference row, if there is one} */
     default Optional<Reference> reference() {
         return Optional.empty();
     }

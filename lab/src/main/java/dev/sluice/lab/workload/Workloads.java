@@ -15,7 +15,7 @@ public final class Workloads {
     /** The most bytes a workload may be asked to move: 1 TiB. */
     public static final long MAX_BYTES = 1L << 40;
 
-    /** @return every workload, in the order the lab lists and runs them */
+    /** {@return every workload, in the order the lab lists and runs them} */
     public static List<Workload> all() {
         return List.of(new Hackbench(), new PingPong(), new Jobserver(), new NonBlock(), new PipeBench(),
                 new Pipen(), new Tee());
