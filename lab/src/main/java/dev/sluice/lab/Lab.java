@@ -23,6 +23,11 @@ import java.util.concurrent.Callable;
         subcommands = {ListCommand.class, RunCommand.class, CompareCommand.class, ReportCommand.class,
             ReproduceCommand.class})
 public final class Lab implements Callable<Integer> {
+    /** Creates the top command; picocli fills in its options. */
+    public Lab() {
+        // nothing to set up
+    }
+
     /** Exit code for bad arguments: one line on stderr, before anything ran. */
     public static final int USAGE = 2;
     /** Exit code when a run failed its self-check, or a report could not be written. */

@@ -30,6 +30,11 @@ import java.util.function.UnaryOperator;
  * repetitions, where the reports go. Every value is checked by {@link #check()} before anything runs.
  */
 public class CommonOptions {
+    /** Creates the options, at their defaults. */
+    public CommonOptions() {
+        // nothing to set up
+    }
+
     @Option(names = "--target", paramLabel = "T", split = ",",
             description = "targets: sluice, kernel, nio, jdk-piped, okio, perf (repeatable or comma-separated)")
     List<String> targets;

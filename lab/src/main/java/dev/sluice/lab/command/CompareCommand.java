@@ -20,6 +20,11 @@ import java.util.concurrent.Callable;
 @Command(name = "compare", description = "Runs every workload on the baseline and the candidates and prints one "
         + "table per workload, its conclusion and a summary.")
 public final class CompareCommand implements Callable<Integer> {
+    /** Creates the command; picocli fills in its options. */
+    public CompareCommand() {
+        // nothing to set up
+    }
+
     @Spec
     CommandLine.Model.CommandSpec spec;
     @CommandLine.Mixin

@@ -22,6 +22,11 @@ import java.util.concurrent.Callable;
 /** {@code lab list}: the workloads with their parameters, defaults and ranges, the targets, the Sluice options. */
 @Command(name = "list", description = "Lists workloads with their parameters and defaults, and the targets.")
 public final class ListCommand implements Callable<Integer> {
+    /** Creates the command. */
+    public ListCommand() {
+        // nothing to set up
+    }
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 

@@ -14,6 +14,11 @@ import java.util.concurrent.Callable;
 /** {@code lab report RESULTS.json}: the tables again, and the HTML or JMH report, from a results file. */
 @Command(name = "report", description = "Reads results JSON, prints the tables and writes the HTML or JMH report.")
 public final class ReportCommand implements Callable<Integer> {
+    /** Creates the command; picocli fills in its options. */
+    public ReportCommand() {
+        // nothing to set up
+    }
+
     @Spec
     CommandLine.Model.CommandSpec spec;
     @Parameters(index = "0", paramLabel = "RESULTS.json")

@@ -17,6 +17,11 @@ import java.util.Map;
 
 /** Where a session's reports go and how the terminal shows it; shared by every command that runs or reports. */
 public class ReportOptions {
+    /** Creates the options, at their defaults. */
+    public ReportOptions() {
+        // nothing to set up
+    }
+
     @Option(names = "--json", paramLabel = "FILE", description = "write the results as JSON (schema v1)")
     Path json;
     @Option(names = "--html", paramLabel = "FILE", description = "write a self-contained HTML report")

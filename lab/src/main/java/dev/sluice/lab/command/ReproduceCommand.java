@@ -28,6 +28,11 @@ import java.util.concurrent.Callable;
         + "and a verdict per finding. The full run is the default; --quick finishes within about five minutes "
         + "on two cores.")
 public final class ReproduceCommand implements Callable<Integer> {
+    /** Creates the command; picocli fills in its options. */
+    public ReproduceCommand() {
+        // nothing to set up
+    }
+
     @Spec
     CommandLine.Model.CommandSpec spec;
     @Option(names = "--quick", description = "smaller sizes (about five minutes on two cores)")

@@ -23,6 +23,11 @@ import java.util.concurrent.Callable;
         + "are options: lab run hackbench --groups 2 --loops 1000 (comma-separated values run every combination). "
         + "Several workloads (lab run pipen,tee) run their repetitions interleaved, one table each, like compare.")
 public final class RunCommand implements Callable<Integer> {
+    /** Creates the command; picocli fills in its options. */
+    public RunCommand() {
+        // nothing to set up
+    }
+
     @Spec
     CommandLine.Model.CommandSpec spec;
     @Parameters(index = "0", paramLabel = "WORKLOAD[,WORKLOAD...]", completionCandidates = WorkloadNames.class,

@@ -23,6 +23,11 @@ import java.util.Map;
  * the common colour-vision deficiencies, with the baseline in neutral grey.
  */
 public final class HtmlFormat implements ReportFormat {
+    /** Creates the format. */
+    public HtmlFormat() {
+        // nothing to set up
+    }
+
     /** Okabe–Ito, without its black (kept for text and whiskers) and grey (kept for the baseline). */
     static final String[] PALETTE = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"};
     /** The baseline's bar: neutral, so no target reads as "the bad one". */

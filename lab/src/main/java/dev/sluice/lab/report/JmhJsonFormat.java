@@ -24,6 +24,11 @@ import java.util.function.ToDoubleFunction;
  * round trip its average-time mode, rates its throughput mode.
  */
 public final class JmhJsonFormat implements ReportFormat {
+    /** Creates the format. */
+    public JmhJsonFormat() {
+        // nothing to set up
+    }
+
     /** The JMH release whose JSON layout this follows. */
     public static final String JMH_VERSION = "1.37";
     private static final double[] PERCENTILES = {0.0, 50.0, 90.0, 95.0, 99.0, 99.9, 99.99, 99.999, 99.9999, 100.0};

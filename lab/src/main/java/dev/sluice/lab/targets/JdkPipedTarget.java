@@ -22,6 +22,11 @@ import java.io.PipedOutputStream;
  * "any buffered output bytes" to a waiting reader.
  */
 public final class JdkPipedTarget implements Target {
+    /** Creates the target. */
+    public JdkPipedTarget() {
+        // nothing to set up
+    }
+
     /**
      * The JDK's default buffer is 1 KiB, a quarter of one kernel page; the lab gives it the kernel pipe's
      * 64 KiB (or the workload's size), so every pipe has the same room and the JDK's is not starved.

@@ -11,6 +11,11 @@ import java.nio.channels.Pipe;
  * channel's write lock until every byte is written, so concurrent writes never interleave.
  */
 public final class NioTarget implements Target {
+    /** Creates the target. */
+    public NioTarget() {
+        // nothing to set up
+    }
+
     private static final Caps CAPS = new Caps(true, true, false, false, null, null);
 
     @Override

@@ -19,6 +19,11 @@ import java.io.IOException;
  * a stream lets the sink emit complete segments as they fill, and flushes at the end.
  */
 public final class OkioTarget implements Target {
+    /** Creates the target. */
+    public OkioTarget() {
+        // nothing to set up
+    }
+
     static final int DEFAULT_CAPACITY = 64 * 1024;
     private static final Caps CAPS = new Caps(false, false, true, false,
             "okio.Pipe writes are not atomic: a write bigger than the free space stores part and waits with the "
