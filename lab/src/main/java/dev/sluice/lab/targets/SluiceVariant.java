@@ -47,9 +47,9 @@ public record SluiceVariant(WakePolicy wake, ReaderWakePolicy readerWake, WaitDi
 
     /** {@return every option at the library's documented default} */
     public static SluiceVariant defaults() {
-        return new SluiceVariant(PipeOptions.DEFAULT_WAKE_POLICY, ReaderWakePolicy.ON_EMPTY,
+        return new SluiceVariant(PipeOptions.DEFAULT_WAKE_POLICY, PipeOptions.DEFAULT_READER_WAKE_POLICY,
                 PipeOptions.DEFAULT_WAIT_DISCIPLINE, PipeOptions.DEFAULT_LOCK_STRATEGY, false, Spin.DEFAULT,
-                PipeOptions.DEFAULT_PAGE_MEMORY, -1, 0);
+                PipeOptions.DEFAULT_PAGE_MEMORY, PipeOptions.DEFAULT_POOL_PAGES, 0);
     }
 
     /** {@return this variant with another writer wake policy} */
