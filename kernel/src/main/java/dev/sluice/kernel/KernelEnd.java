@@ -28,7 +28,7 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
 
     KernelEnd(KernelPipe pipe, int fd, int waitEvents, boolean nonBlocking, long timeoutNanos) {
         this.pipe = pipe;
-        this.cell = new FdCell(fd, waitEvents, () -> pipe.descriptorClosed());
+        this.cell = new FdCell(fd, waitEvents, pipe.closeHook());
         this.nonBlocking = nonBlocking;
         this.timeoutNanos = timeoutNanos;
     }
@@ -78,8 +78,10 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
     /** The poll(2) events this end waits for. */
     abstract short pollEvents();
 
-    /** Whether a readiness is what {@link #whenReady()} waits for. */
-    abstract boolean isReady(Readiness r);
+    /** Whether a readiness is what {@link #whenReady()} of a read (or write) end waits for. */
+    static boolean isReady(boolean read, Readiness r) {
+        return read ? r.readable() || r.hungUp() || r.invalid() : r.writable() || r.error() || r.invalid();
+    }
 
     @Override
     public Readiness poll() {
@@ -125,19 +127,29 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
         }
         try {
             Readiness now = pollHeld();
-            if (isReady(now)) {
+            if (isReady(this instanceof KernelReadEnd, now)) {
                 f.complete(now);
             } else {
                 pipe.futureQueued();
-                cell.addReadyWaiter(new FdCell.ReadyWaiter<>(f, c -> {
-                    Readiness r = pollHeld();
-                    return isReady(r) ? r : null;
-                }, INVALID));
+                cell.addReadyWaiter(new FdCell.ReadyWaiter<>(f, readyCheck(pollEvents(), this instanceof KernelReadEnd),
+                        INVALID));
             }
         } finally {
             cell.release();
         }
         return f;
+    }
+
+    /**
+     * The readiness check of a queued future. Static, so that it holds neither this handle nor its pipe: a
+     * pending future must not keep a dropped pipe from its cleaner. The cell's use is held by the caller.
+     */
+    private static java.util.function.Function<FdCell, Readiness> readyCheck(short events, boolean read) {
+        return c -> {
+            int rev = LibC.pollNow(c.fd, events);
+            Readiness r = rev < 0 ? INVALID : Readiness.ofLinuxPollMask(rev);
+            return isReady(read, r) ? r : null;
+        };
     }
 
     // ---- the wait between two attempts of a blocking call ------------------------------------------

@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.Cleaner;
+import java.lang.ref.WeakReference;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +44,12 @@ import java.util.concurrent.atomic.LongAdder;
  * descriptor; {@code dup()} makes a new one. See {@link FdCell} for how a closed descriptor number is kept
  * from being used again: system calls hold a use count, and {@code close(2)} runs when the last use ends.
  *
+ * <p><b>Closing.</b> Close every handle when done: that is the contract, as for any descriptor, and it
+ * is what gives the other side its end-of-stream or broken pipe at the right moment. A pipe dropped with
+ * handles still open is not leaked for good, though: once the pipe and all its handles are unreachable, a
+ * {@link Cleaner} closes the descriptors that are left (a pending readiness future whose callbacks refer
+ * to the pipe keeps it reachable, as a registered channel is kept by its selector).
+ *
  * <p><b>Options</b> ({@link #open(PipeOptions)}): capacity ({@code F_SETPIPE_SZ}), packet mode
  * ({@code O_DIRECT}), nonblocking per end. The in-process policies (wake policy, lock, spin) do not change
  * what a caller can observe and are ignored. Options the kernel cannot honour are refused with
@@ -69,6 +77,13 @@ public final class KernelPipe implements Pipe {
     private final AtomicInteger readers = new AtomicInteger(1);
     private final AtomicInteger writers = new AtomicInteger(1);
     private volatile int lastCapacity;
+    /**
+     * The descriptors of every open handle, for the cleaner. Neither the cells nor the cleaner's action
+     * refer to this pipe or its handles (a cell's after-close hook holds the pipe weakly), so a pipe whose
+     * handles are all unreachable can be collected, and its cleaner then closes what is left.
+     */
+    private final Set<FdCell> cells = ConcurrentHashMap.newKeySet();
+    private final Runnable closeHook = weakHook(this);
 
     private final LongAdder bytesWritten = new LongAdder();
     private final LongAdder bytesRead = new LongAdder();
@@ -82,6 +97,39 @@ public final class KernelPipe implements Pipe {
         this.writer = new KernelWriteEnd(this, wfd, o.nonBlockingWrite(), 0, o.packetMode());
         open.add(reader);
         open.add(writer);
+        cells.add(reader.cell);
+        cells.add(writer.cell);
+    }
+
+    /** The JVM-wide cleaner of dropped pipes, made with the first pipe. */
+    private static final class Cleaning {
+        static final Cleaner CLEANER = Cleaner.create(
+                Thread.ofPlatform().daemon(true).name("sluice-kernel-cleaner").factory());
+    }
+
+    /** What the cleaner runs: closes every descriptor still open. Static: it must not hold the pipe. */
+    private static Runnable closeAll(Set<FdCell> cells) {
+        return () -> {
+            for (FdCell c : cells) {
+                c.close();
+            }
+        };
+    }
+
+    /** The hook a cell runs after {@code close(2)}, holding the pipe weakly (see {@link #cells}). */
+    private static Runnable weakHook(KernelPipe p) {
+        WeakReference<KernelPipe> ref = new WeakReference<>(p);
+        return () -> {
+            KernelPipe pipe = ref.get();
+            if (pipe != null) {
+                pipe.descriptorClosed();
+            }
+        };
+    }
+
+    /** @return the hook every descriptor of this pipe runs after {@code close(2)} */
+    Runnable closeHook() {
+        return closeHook;
     }
 
     /**
@@ -161,7 +209,9 @@ public final class KernelPipe implements Pipe {
         if (r < 0) {
             throw new IOException("pipe2 failed: " + LibC.describe(-r));
         }
-        return new KernelPipe(rfd, wfd, options);
+        KernelPipe p = new KernelPipe(rfd, wfd, options);
+        Cleaning.CLEANER.register(p, closeAll(p.cells));
+        return p;
     }
 
     /**
@@ -202,10 +252,12 @@ public final class KernelPipe implements Pipe {
     void handleOpened(KernelEnd e) {
         (e instanceof KernelReadEnd ? readers : writers).incrementAndGet();
         open.add(e);
+        cells.add(e.cell);
     }
 
     void handleClosed(KernelEnd e) {
         open.remove(e);
+        cells.remove(e.cell);
         (e instanceof KernelReadEnd ? readers : writers).decrementAndGet();
         stateChanged();
     }
@@ -380,16 +432,23 @@ public final class KernelPipe implements Pipe {
 
     // ---- F_GETPIPE_SZ / F_SETPIPE_SZ / fstat ----
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException if the pipe is closed on both sides, as {@link #setCapacity} is
+     */
     @Override
     public int capacity() {
         KernelEnd e = anyOpen();
         if (e == null) {
-            return lastCapacity;
+            throw new IllegalStateException("capacity of a pipe closed on both sides: no descriptor is left to "
+                    + "ask (F_GETPIPE_SZ)");
         }
         try {
             int r = LibC.fcntl(e.fd(), LibC.F_GETPIPE_SZ, 0);
             if (r < 0) {
-                throw new IllegalStateException("fcntl(F_GETPIPE_SZ) failed: " + LibC.describe(-r));
+                throw new IllegalStateException("capacity: fcntl(F_GETPIPE_SZ) on " + e + " failed: "
+                        + LibC.describe(-r));
             }
             lastCapacity = r;
             return r;

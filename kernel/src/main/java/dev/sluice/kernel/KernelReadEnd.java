@@ -1,7 +1,6 @@
 package dev.sluice.kernel;
 
 import dev.sluice.ReadEnd;
-import dev.sluice.Readiness;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -24,11 +23,6 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
     @Override
     short pollEvents() {
         return LibC.POLLIN;
-    }
-
-    @Override
-    boolean isReady(Readiness r) {
-        return r.readable() || r.hungUp() || r.invalid();
     }
 
     @Override

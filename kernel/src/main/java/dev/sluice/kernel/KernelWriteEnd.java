@@ -1,7 +1,6 @@
 package dev.sluice.kernel;
 
 import dev.sluice.BrokenPipeException;
-import dev.sluice.Readiness;
 import dev.sluice.WriteEnd;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -31,11 +30,6 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
     @Override
     short pollEvents() {
         return LibC.POLLOUT;
-    }
-
-    @Override
-    boolean isReady(Readiness r) {
-        return r.writable() || r.error() || r.invalid();
     }
 
     @Override
