@@ -70,6 +70,7 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
 
     @Override
     public void close() {
+        pipe.closing(this);
         if (cell.close()) {
             pipe.handleClosed(this);
         }

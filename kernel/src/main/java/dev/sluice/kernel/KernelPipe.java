@@ -420,6 +420,23 @@ public final class KernelPipe implements Pipe {
         (e instanceof KernelReadEnd ? readerWaits : writerWaits).increment();
     }
 
+    /**
+     * Before a handle closes: if it is the last one, remembers the capacity, which only an open descriptor
+     * can tell, for {@link #capacity()} and {@link #stat()} of the closed pipe.
+     */
+    void closing(KernelEnd e) {
+        if (open.size() == 1 && open.contains(e) && e.cell.tryAcquire()) {
+            try {
+                int r = LibC.fcntl(e.fd(), LibC.F_GETPIPE_SZ, 0);
+                if (r > 0) {
+                    lastCapacity = r;
+                }
+            } finally {
+                e.cell.release();
+            }
+        }
+    }
+
     /** A handle with a use held, or null if every handle is closed; the caller releases it. */
     private KernelEnd anyOpen() {
         for (KernelEnd e : open) {
@@ -435,14 +452,14 @@ public final class KernelPipe implements Pipe {
     /**
      * {@inheritDoc}
      *
-     * @throws IllegalStateException if the pipe is closed on both sides, as {@link #setCapacity} is
+     * <p>Kernel pipes: {@code F_GETPIPE_SZ} on an open handle; on a pipe closed on both sides, the capacity
+     * it had when its last handle was closed (as the in-process pipe reports it).
      */
     @Override
     public int capacity() {
         KernelEnd e = anyOpen();
         if (e == null) {
-            throw new IllegalStateException("capacity of a pipe closed on both sides: no descriptor is left to "
-                    + "ask (F_GETPIPE_SZ)");
+            return lastCapacity;
         }
         try {
             int r = LibC.fcntl(e.fd(), LibC.F_GETPIPE_SZ, 0);

@@ -10,6 +10,24 @@ final class Fds {
     private Fds() {
     }
 
+    /**
+     * @return this JVM's open descriptors and what each refers to ({@code pipe:[1234]}, a path); a
+     *         descriptor closed while the directory is read is left out
+     */
+    static java.util.Map<Integer, String> snapshot() throws IOException {
+        java.util.Map<Integer, String> m = new java.util.TreeMap<>();
+        try (var dir = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
+            for (Path fd : dir) {
+                try {
+                    m.put(Integer.parseInt(fd.getFileName().toString()), Files.readSymbolicLink(fd).toString());
+                } catch (IOException gone) {
+                    // the directory stream's own descriptor, or one another thread closed
+                }
+            }
+        }
+        return m;
+    }
+
     static long count() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
             return s.count() - 1; // the directory stream's own descriptor
