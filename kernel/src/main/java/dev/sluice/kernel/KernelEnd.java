@@ -217,9 +217,13 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
         return deadline;
     }
 
-    /** @return an IOException for a failed call on this end */
+    /**
+     * @param op    the call and the system call behind it, e.g. {@code "available: ioctl(FIONREAD)"}
+     * @param errno the positive errno
+     * @return an IOException for a failed call on this end: the call, this handle, the errno's name
+     */
     IOException failure(String op, long errno) {
-        return new IOException(op + " on a kernel pipe (fd " + cell.fd + ") failed: " + LibC.describe((int) errno));
+        return new IOException(op + " on " + this + " failed: " + LibC.describe((int) errno));
     }
 
     static ClosedChannelException closed() {

@@ -92,9 +92,9 @@ public final class KernelPipe implements Pipe {
     private final LongAdder readerWaits = new LongAdder();
     private final LongAdder writerWaits = new LongAdder();
 
-    private KernelPipe(int rfd, int wfd, PipeOptions o) {
-        this.reader = new KernelReadEnd(this, rfd, o.nonBlockingRead(), 0);
-        this.writer = new KernelWriteEnd(this, wfd, o.nonBlockingWrite(), 0, o.packetMode());
+    private KernelPipe(int rfd, int wfd, boolean nonBlockingRead, boolean nonBlockingWrite, boolean packetMode) {
+        this.reader = new KernelReadEnd(this, rfd, nonBlockingRead, 0);
+        this.writer = new KernelWriteEnd(this, wfd, nonBlockingWrite, 0, packetMode);
         open.add(reader);
         open.add(writer);
         cells.add(reader.cell);
@@ -107,11 +107,17 @@ public final class KernelPipe implements Pipe {
                 Thread.ofPlatform().daemon(true).name("sluice-kernel-cleaner").factory());
     }
 
-    /** What the cleaner runs: closes every descriptor still open. Static: it must not hold the pipe. */
+    /**
+     * What the cleaner runs: closes every descriptor still open. Static: it must not hold the pipe. (Not
+     * lambdas, here and in {@link #weakHook}: see the note in {@link LibC}.)
+     */
     private static Runnable closeAll(Set<FdCell> cells) {
-        return () -> {
-            for (FdCell c : cells) {
-                c.close();
+        return new Runnable() {
+            @Override
+            public void run() {
+                for (FdCell c : cells) {
+                    c.close();
+                }
             }
         };
     }
@@ -119,10 +125,13 @@ public final class KernelPipe implements Pipe {
     /** The hook a cell runs after {@code close(2)}, holding the pipe weakly (see {@link #cells}). */
     private static Runnable weakHook(KernelPipe p) {
         WeakReference<KernelPipe> ref = new WeakReference<>(p);
-        return () -> {
-            KernelPipe pipe = ref.get();
-            if (pipe != null) {
-                pipe.descriptorClosed();
+        return new Runnable() {
+            @Override
+            public void run() {
+                KernelPipe pipe = ref.get();
+                if (pipe != null) {
+                    pipe.descriptorClosed();
+                }
             }
         };
     }
@@ -140,7 +149,10 @@ public final class KernelPipe implements Pipe {
      * @throws UnsupportedOperationException if this is not Linux
      */
     public static KernelPipe open() throws IOException {
-        return open(PipeOptions.defaults());
+        // Not open(PipeOptions.defaults()): that would load the in-process pipe's option classes, which a
+        // first kernel pipe has no use for (tens of milliseconds of class loading at start-up).
+        Platform.checkSupported();
+        return create(LibC.O_CLOEXEC | LibC.O_NONBLOCK, false, false, false);
     }
 
     /**
@@ -159,7 +171,8 @@ public final class KernelPipe implements Pipe {
         if (!no.isEmpty()) {
             throw new IllegalArgumentException("a kernel pipe cannot honour: " + String.join("; ", no));
         }
-        KernelPipe p = create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | (options.packetMode() ? LibC.O_DIRECT : 0), options);
+        KernelPipe p = create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | (options.packetMode() ? LibC.O_DIRECT : 0),
+                options.nonBlockingRead(), options.nonBlockingWrite(), options.packetMode());
         if (options.capacity() != PipeOptions.DEFAULT_CAPACITY) {
             try {
                 p.setCapacity(options.capacity());
@@ -185,7 +198,7 @@ public final class KernelPipe implements Pipe {
     public static KernelPipe openNoAtime() throws IOException {
         Platform.checkSupported();
         try {
-            return create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | LibC.O_NOATIME, PipeOptions.defaults());
+            return create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | LibC.O_NOATIME, false, false, false);
         } catch (IOException e) {
             if (e.getMessage().contains("EINVAL")) {
                 throw new UnsupportedOperationException("pipe2(O_NOATIME) is refused by this kernel (EINVAL): pipe2 "
@@ -196,7 +209,8 @@ public final class KernelPipe implements Pipe {
         }
     }
 
-    private static KernelPipe create(int flags, PipeOptions options) throws IOException {
+    private static KernelPipe create(int flags, boolean nonBlockingRead, boolean nonBlockingWrite, boolean packetMode)
+            throws IOException {
         int r;
         int rfd;
         int wfd;
@@ -207,9 +221,9 @@ public final class KernelPipe implements Pipe {
             wfd = fds.getAtIndex(JAVA_INT, 1);
         }
         if (r < 0) {
-            throw new IOException("pipe2 failed: " + LibC.describe(-r));
+            throw new IOException("KernelPipe.open: pipe2 failed: " + LibC.describe(-r));
         }
-        KernelPipe p = new KernelPipe(rfd, wfd, options);
+        KernelPipe p = new KernelPipe(rfd, wfd, nonBlockingRead, nonBlockingWrite, packetMode);
         Cleaning.CLEANER.register(p, closeAll(p.cells));
         return p;
     }
@@ -493,13 +507,13 @@ public final class KernelPipe implements Pipe {
         }
         KernelEnd e = anyOpen();
         if (e == null) {
-            throw new IllegalStateException("pipe is closed on both sides");
+            throw new IllegalStateException("setCapacity(" + bytes + "): pipe is closed on both sides");
         }
         int size;
         try {
             int r = LibC.fcntl(e.fd(), LibC.F_SETPIPE_SZ, bytes);
             if (r == -LibC.EBUSY) {
-                throw new IllegalStateException("pipe holds more data than " + bytes
+                throw new IllegalStateException("setCapacity(" + bytes + ") on " + e + ": the pipe holds more data than " + bytes
                         + " bytes of pages can take; cannot shrink until it is read (Linux: EBUSY)");
             }
             if (r == -LibC.EPERM) {
@@ -511,7 +525,8 @@ public final class KernelPipe implements Pipe {
                 throw new IllegalArgumentException("capacity " + bytes + " is too large (Linux: EINVAL)");
             }
             if (r < 0) {
-                throw new IllegalStateException("fcntl(F_SETPIPE_SZ) failed: " + LibC.describe(-r));
+                throw new IllegalStateException("setCapacity(" + bytes + "): fcntl(F_SETPIPE_SZ) on " + e + " failed: "
+                        + LibC.describe(-r));
             }
             size = r;
             lastCapacity = r;
@@ -556,8 +571,9 @@ public final class KernelPipe implements Pipe {
             MemorySegment st = arena.allocate(LibC.STAT_SIZE, 8);
             int r = LibC.fstat(e.fd(), st);
             if (cap < 0 || queued < 0 || r < 0) {
-                throw new IllegalStateException("fstat/fcntl/ioctl on a pipe failed: "
-                        + LibC.describe(-Math.min(cap, Math.min(queued, r))));
+                String call = cap < 0 ? "fcntl(F_GETPIPE_SZ)" : queued < 0 ? "ioctl(FIONREAD)" : "fstat";
+                throw new IllegalStateException("stat: " + call + " on " + e + " failed: "
+                        + LibC.describe(-(cap < 0 ? cap : queued < 0 ? queued : r)));
             }
             lastCapacity = cap;
             return new PipeStat(cap, cap / PAGE_SIZE, -1, queued, readers.get(), writers.get(),

@@ -73,8 +73,14 @@ public final class KernelProcess extends Process {
 
     private final int pid;
     private final String program;
-    /** The child's pidfd, readable once it exits; null on a kernel without {@code pidfd_open}. */
-    private final FdCell pidfd;
+    /**
+     * The child's pidfd, readable once it exits: opened by the first wait or by the watcher, not by
+     * {@code start()} (one native call less to link on the caller's first start); null until then, and
+     * on a kernel without {@code pidfd_open}. Opened under the reap lock before the reap, so the pid is
+     * still this child's.
+     */
+    private volatile FdCell pidfd;
+    private volatile boolean pidfdTried;
     private volatile int status = -1;
     private final ReentrantLock reapLock = new ReentrantLock();
     /** Completed by the reap; users get copies of it, so none of them can complete it for the others. */
@@ -82,10 +88,9 @@ public final class KernelProcess extends Process {
     /** The JDK's handle of the child, made before it is reaped (afterwards its pid may be another's). */
     private volatile ProcessHandle handle;
 
-    KernelProcess(int pid, String program, FdCell pidfd) {
+    KernelProcess(int pid, String program) {
         this.pid = pid;
         this.program = program;
-        this.pidfd = pidfd;
     }
 
     /**
@@ -110,23 +115,71 @@ public final class KernelProcess extends Process {
         return new KernelProcessBuilder(List.copyOf(argv));
     }
 
-    /** Starts watching the child: it is reaped, and {@link #onExit()} completed, as soon as it exits. */
+    /**
+     * Starts watching the child, so that it is reaped, and {@link #onExit()} completed, as soon as it
+     * exits. The work (a pidfd, its registration with the poller) runs on a pool thread, off the path of
+     * {@code start()}: the first start in a JVM then links no more native calls than the spawn needs.
+     */
     void watch() {
-        if (pidfd == null) {
-            // No pidfd (a kernel before 5.3): the JDK's own handle watches it; it does not reap, so reap then.
-            ProcessHandle.of(pid).ifPresentOrElse(h -> h.onExit().thenRun(this::tryReap), this::tryReap);
+        Watching.POOL.execute(new Runnable() { // not a lambda: see the note in LibC
+            @Override
+            public void run() {
+                watchNow();
+            }
+        });
+    }
+
+    /** One daemon thread that ends when idle: it only opens pidfds and registers them. */
+    private static final class Watching {
+        static final java.util.concurrent.ThreadPoolExecutor POOL = new java.util.concurrent.ThreadPoolExecutor(
+                1, 1, 5, TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+                Thread.ofPlatform().daemon(true).name("sluice-kernel-reaper").factory());
+
+        static {
+            POOL.allowCoreThreadTimeOut(true);
+        }
+    }
+
+    private void watchNow() {
+        FdCell fd = pidfd();
+        if (fd == null) {
+            if (status < 0) {
+                // No pidfd (a kernel before 5.3): the JDK's handle watches it; it does not reap, so reap then.
+                ProcessHandle.of(pid).ifPresentOrElse(h -> h.onExit().thenRun(this::tryReap), this::tryReap);
+            }
             return;
         }
-        if (!pidfd.tryAcquire()) {
+        if (!fd.tryAcquire()) {
             return; // reaped already
         }
         try {
             if (!tryReap()) {
-                pidfd.addReadyWaiter(new FdCell.ReadyWaiter<>(new CompletableFuture<>(),
+                fd.addReadyWaiter(new FdCell.ReadyWaiter<>(new CompletableFuture<>(),
                         c -> tryReap() ? Boolean.TRUE : null, Boolean.TRUE));
             }
         } finally {
-            pidfd.release();
+            fd.release();
+        }
+    }
+
+    /** @return the pidfd, opened on first use while the child is not reaped; null if there is none */
+    private FdCell pidfd() {
+        FdCell fd = pidfd;
+        if (fd != null || pidfdTried) {
+            return fd;
+        }
+        reapLock.lock();
+        try {
+            if (!pidfdTried && status < 0) {
+                pidfdTried = true;
+                int r = LibC.pidfdOpen(pid);
+                if (r >= 0) {
+                    pidfd = new FdCell(r, LibC.EPOLLIN);
+                }
+            }
+            return pidfd;
+        } finally {
+            reapLock.unlock();
         }
     }
 
@@ -185,11 +238,12 @@ public final class KernelProcess extends Process {
             if (deadline != 0 && System.nanoTime() - deadline >= 0) {
                 return -1;
             }
-            if (pidfd != null && pidfd.tryAcquire()) {
+            FdCell fd = pidfd();
+            if (fd != null && fd.tryAcquire()) {
                 try {
-                    pidfd.park(deadline);
+                    fd.park(deadline);
                 } finally {
-                    pidfd.release();
+                    fd.release();
                 }
             } else if (status < 0) {
                 LockSupport.parkNanos(1_000_000); // no pidfd: look again each millisecond
@@ -287,8 +341,9 @@ public final class KernelProcess extends Process {
         } finally {
             reapLock.unlock();
         }
-        if (pidfd != null) {
-            pidfd.close();
+        FdCell fd = pidfd;
+        if (fd != null) {
+            fd.close();
         }
         exit.complete(this);
         return true;

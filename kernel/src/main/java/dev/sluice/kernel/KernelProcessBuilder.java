@@ -377,10 +377,7 @@ public final class KernelProcessBuilder {
     }
 
     private KernelProcess started(int pid) {
-        int pfd = LibC.pidfdOpen(pid);
-        // Without a pidfd (a kernel before 5.3) the child is still ours to reap: waits look each millisecond.
-        KernelProcess p = new KernelProcess(pid, CStrings.preview(argv.get(0)),
-                pfd < 0 ? null : new FdCell(pfd, LibC.EPOLLIN));
+        KernelProcess p = new KernelProcess(pid, CStrings.preview(argv.get(0)));
         p.watch();
         return p;
     }

@@ -100,7 +100,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
                     return -1; // every write descriptor is closed and the pipe is empty
                 }
                 if (r != -LibC.EAGAIN) {
-                    throw failure("read", -r);
+                    throw failure("read: read(2)", -r);
                 }
                 if (nonBlocking) {
                     return 0;
@@ -121,7 +121,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
         try {
             int n = LibC.fionread(cell.fd);
             if (n < 0) {
-                throw failure("ioctl(FIONREAD)", -n);
+                throw failure("available: ioctl(FIONREAD)", -n);
             }
             return n;
         } finally {
@@ -135,7 +135,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
         try {
             int fd = LibC.fcntl(cell.fd, LibC.F_DUPFD_CLOEXEC, 0);
             if (fd < 0) {
-                throw failure("fcntl(F_DUPFD_CLOEXEC)", -fd);
+                throw failure("dup: fcntl(F_DUPFD_CLOEXEC)", -fd);
             }
             KernelReadEnd copy = new KernelReadEnd(pipe, fd, nonBlocking, timeoutNanos);
             pipe.handleOpened(copy);

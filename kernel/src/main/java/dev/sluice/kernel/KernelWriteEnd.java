@@ -129,7 +129,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                             : "broken pipe: every read end closed after " + done + " bytes of this write", done);
                 }
                 if (r != -LibC.EAGAIN) {
-                    throw failure("write", -r);
+                    throw failure("write: write(2)", -r);
                 }
                 if (nonBlocking) {
                     return done;
@@ -153,7 +153,8 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                     // F_SETFL replaces the flags: keep O_NONBLOCK and the rest.
                     int r = LibC.fcntl(cell.fd, LibC.F_SETFL, on ? fl | LibC.O_DIRECT : fl & ~LibC.O_DIRECT);
                     if (r < 0) {
-                        throw new IllegalStateException("fcntl(F_SETFL, O_DIRECT) failed: " + LibC.describe(-r));
+                        throw new IllegalStateException("setPacketMode(" + on + "): fcntl(F_SETFL) on " + this
+                                + " failed: " + LibC.describe(-r));
                     }
                 }
             } finally {
@@ -183,7 +184,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                 int r = LibC.fcntl(fd, LibC.F_SETFL, LibC.O_WRONLY | LibC.O_NONBLOCK | LibC.O_DIRECT);
                 if (r < 0) {
                     LibC.close(fd);
-                    throw failure("fcntl(F_SETFL, O_DIRECT) on a new handle", -r);
+                    throw failure("dup: fcntl(F_SETFL, O_DIRECT) for a new handle", -r);
                 }
             }
             if (fd < 0) {
@@ -191,7 +192,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                 // Share the description then: with no reader every write fails with EPIPE anyway.
                 fd = LibC.fcntl(cell.fd, LibC.F_DUPFD_CLOEXEC, 0);
                 if (fd < 0) {
-                    throw failure("fcntl(F_DUPFD_CLOEXEC)", -fd);
+                    throw failure("dup: fcntl(F_DUPFD_CLOEXEC)", -fd);
                 }
             }
             KernelWriteEnd copy = new KernelWriteEnd(pipe, fd, nonBlocking, timeoutNanos, packetMode);

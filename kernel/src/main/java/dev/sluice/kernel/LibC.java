@@ -130,18 +130,27 @@ final class LibC {
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup C = LINKER.defaultLookup();
-    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option ERRNO_OPT = Linker.Option.captureCallState("errno");
     private static final Linker.Option CRITICAL = Linker.Option.critical(true);
 
-    /** Per-thread scratch: the errno capture plus 64 bytes for small out-parameters. Freed by the GC. */
-    private static final ThreadLocal<MemorySegment> SCRATCH =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(128, 16));
+    /**
+     * Per-thread scratch: the errno capture plus 64 bytes for small out-parameters. Freed by the GC. (No
+     * lambdas on the paths of a first pipe or process, here and elsewhere: the first lambda in a JVM
+     * spins its metafactory, milliseconds that a first start would pay.)
+     */
+    private static final ThreadLocal<MemorySegment> SCRATCH = new ThreadLocal<>() {
+        @Override
+        protected MemorySegment initialValue() {
+            return Arena.ofAuto().allocate(128, 16);
+        }
+    };
 
     private static MethodHandle fn(String name, FunctionDescriptor d, Linker.Option... opts) {
-        MemorySegment addr = C.find(name).orElseThrow(() -> new UnsupportedOperationException(
-                "the C library has no " + name + " (glibc 2.34 or newer is needed)"));
+        MemorySegment addr = C.find(name).orElse(null);
+        if (addr == null) {
+            throw new UnsupportedOperationException("the C library has no " + name + " (glibc 2.34 or newer is "
+                    + "needed)");
+        }
         return LINKER.downcallHandle(addr, d, opts);
     }
 
@@ -252,23 +261,25 @@ final class LibC {
      */
     private static final class Spawn {
         static final FunctionDescriptor A = of(JAVA_INT, ADDRESS);
-        static final FunctionDescriptor AA = of(JAVA_INT, ADDRESS, ADDRESS);
         static final FunctionDescriptor AI = of(JAVA_INT, ADDRESS, JAVA_INT);
         static final MethodHandle FA_INIT = fn("posix_spawn_file_actions_init", A);
         static final MethodHandle FA_DESTROY = fn("posix_spawn_file_actions_destroy", A);
-        static final MethodHandle FA_DUP2 = fn("posix_spawn_file_actions_adddup2", of(JAVA_INT, ADDRESS, JAVA_INT,
-                JAVA_INT));
         static final MethodHandle FA_CLOSE = fn("posix_spawn_file_actions_addclose", AI);
         static final MethodHandle FA_CLOSEFROM = fn("posix_spawn_file_actions_addclosefrom_np", AI);
-        static final MethodHandle FA_CHDIR = fn("posix_spawn_file_actions_addchdir_np", AA);
-        static final MethodHandle ATTR_INIT = fn("posix_spawnattr_init", A);
-        static final MethodHandle ATTR_DESTROY = fn("posix_spawnattr_destroy", A);
-        static final MethodHandle ATTR_SETFLAGS = fn("posix_spawnattr_setflags", of(JAVA_INT, ADDRESS, JAVA_SHORT));
-        static final MethodHandle ATTR_SETSIGMASK = fn("posix_spawnattr_setsigmask", AA);
-        static final MethodHandle ATTR_SETSIGDEFAULT = fn("posix_spawnattr_setsigdefault", AA);
         static final MethodHandle SPAWNP = fn("posix_spawnp", of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS,
                 ADDRESS, ADDRESS));
         static final MemorySegment ENVIRON = C.find("environ").orElseThrow().reinterpret(8);
+    }
+
+    /** Only a child given descriptors needs it. */
+    private static final class SpawnDup2 {
+        static final MethodHandle H = fn("posix_spawn_file_actions_adddup2",
+                of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    }
+
+    /** Only a child given a working directory needs it (glibc 2.29). */
+    private static final class SpawnChdir {
+        static final MethodHandle H = fn("posix_spawn_file_actions_addchdir_np", of(JAVA_INT, ADDRESS, ADDRESS));
     }
 
     // ---- scratch and errno ----
@@ -283,8 +294,14 @@ final class LibC {
         return scratch.asSlice(64, 64);
     }
 
+    /** The errno var handle, made with the first call that captures errno. */
+    private static final class Errno {
+        static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+        static final VarHandle H = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    }
+
     private static int errno(MemorySegment scratch) {
-        return (int) ERRNO.get(scratch, 0L);
+        return (int) Errno.H.get(scratch, 0L);
     }
 
     private static RuntimeException bug(Throwable t) {
@@ -294,7 +311,7 @@ final class LibC {
         if (t instanceof Error e) {
             throw e;
         }
-        return new IllegalStateException("downcall failed", t);
+        return new IllegalStateException("a native call threw " + t, t);
     }
 
     // ---- wrappers: result, or -errno ----
@@ -573,23 +590,15 @@ final class LibC {
     static int spawn(Arena arena, MemorySegment argv, MemorySegment envp, int[] from, int[] to, int[] close,
             MemorySegment dir, int closeFrom) {
         MemorySegment fa = arena.allocate(POSIX_SPAWN_FILE_ACTIONS_SIZE, 8);
-        MemorySegment attr = arena.allocate(POSIX_SPAWNATTR_SIZE, 8);
+        MemorySegment attr = spawnAttributes(arena);
         MemorySegment pid = arena.allocate(JAVA_INT);
         try {
             int r = (int) Spawn.FA_INIT.invokeExact(fa);
             if (r != 0) {
                 return -r;
             }
-            r = (int) Spawn.ATTR_INIT.invokeExact(attr);
-            if (r != 0) {
-                int ignored = (int) Spawn.FA_DESTROY.invokeExact(fa);
-                return -r;
-            }
             try {
                 r = fileActions(fa, from, to, close, dir, closeFrom);
-                if (r == 0) {
-                    r = signalAttributes(arena, attr);
-                }
                 if (r == 0) {
                     MemorySegment env = envp.equals(MemorySegment.NULL) ? Spawn.ENVIRON.get(ADDRESS, 0) : envp;
                     r = (int) Spawn.SPAWNP.invokeExact(pid, argv.getAtIndex(ADDRESS, 0), fa, attr, argv, env);
@@ -597,7 +606,6 @@ final class LibC {
                 return r == 0 ? pid.get(JAVA_INT, 0) : -r;
             } finally {
                 int ignored = (int) Spawn.FA_DESTROY.invokeExact(fa);
-                ignored = (int) Spawn.ATTR_DESTROY.invokeExact(attr);
             }
         } catch (Throwable t) {
             throw bug(t);
@@ -608,7 +616,7 @@ final class LibC {
             int closeFrom) throws Throwable {
         int r = 0;
         for (int i = 0; i < from.length && r == 0; i++) {
-            r = (int) Spawn.FA_DUP2.invokeExact(fa, from[i], to[i]);
+            r = (int) SpawnDup2.H.invokeExact(fa, from[i], to[i]);
         }
         for (int i = 0; i < close.length && r == 0; i++) {
             r = (int) Spawn.FA_CLOSE.invokeExact(fa, close[i]);
@@ -617,34 +625,36 @@ final class LibC {
             r = (int) Spawn.FA_CLOSEFROM.invokeExact(fa, closeFrom);
         }
         if (r == 0 && !dir.equals(MemorySegment.NULL)) {
-            r = (int) Spawn.FA_CHDIR.invokeExact(fa, dir);
+            r = (int) SpawnChdir.H.invokeExact(fa, dir);
         }
         return r;
     }
 
+    /** {@code posix_spawnattr_t} (glibc's {@code <spawn.h>}): {@code short __flags} @0, then at @8 the
+     *  default-signal set {@code __sd} and at @136 the mask {@code __ss}, 128 bytes each; 336 in all. */
+    private static final int ATTR_FLAGS = 0;
+    private static final int ATTR_SIGDEFAULT = 8;
+    private static final int ATTR_SIGMASK = 8 + SIGSET_SIZE;
+
     /**
-     * Every signal back to its default, none blocked. The sets are built here rather than with
-     * {@code sigfillset}/{@code sigemptyset} (two handles fewer to link at the first start): a
-     * {@code sigset_t} is a bit array, signal {@code s} at bit {@code s - 1}, in 128 bytes. Like glibc's
-     * {@code sigfillset}, the default set leaves out the C library's own signals (32 and 33, used by its
-     * threads), and SIGKILL and SIGSTOP, which cannot be changed.
+     * The spawn attributes, every signal back to its default and none blocked, written here rather than
+     * with the {@code posix_spawnattr_*} calls: the struct is public in {@code <spawn.h>} (programs
+     * allocate it themselves, so its layout is glibc's binary interface), {@code posix_spawnattr_init}
+     * only zeroes it and {@code posix_spawnattr_destroy} does nothing, and six handles fewer to link make
+     * the first start cheaper. A {@code sigset_t} is a bit array, signal {@code s} at bit {@code s - 1}.
+     * Like glibc's {@code sigfillset}, the default set leaves out the C library's own signals (32 and 33,
+     * used by its threads), and SIGKILL and SIGSTOP, which cannot be changed; the mask stays empty.
      */
-    private static int signalAttributes(Arena arena, MemorySegment attr) throws Throwable {
-        MemorySegment none = arena.allocate(SIGSET_SIZE, 8); // zeroed
-        MemorySegment all = arena.allocate(SIGSET_SIZE, 8);
+    private static MemorySegment spawnAttributes(Arena arena) {
+        MemorySegment attr = arena.allocate(POSIX_SPAWNATTR_SIZE, 8); // zeroed, as posix_spawnattr_init does
         long bits = -1L;
         for (int sig : new int[] {9, 19, 32, 33}) {
             bits &= ~(1L << (sig - 1));
         }
-        all.set(JAVA_LONG, 0, bits); // signals 1..64; the rest of the set is beyond the kernel's _NSIG
-        int r = (int) Spawn.ATTR_SETSIGDEFAULT.invokeExact(attr, all);
-        if (r == 0) {
-            r = (int) Spawn.ATTR_SETSIGMASK.invokeExact(attr, none);
-        }
-        if (r == 0) {
-            r = (int) Spawn.ATTR_SETFLAGS.invokeExact(attr, (short) (POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK));
-        }
-        return r;
+        attr.set(JAVA_LONG, ATTR_SIGDEFAULT, bits); // signals 1..64; the rest is beyond the kernel's _NSIG
+        attr.set(JAVA_SHORT, ATTR_FLAGS, (short) (POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK));
+        assert attr.get(JAVA_LONG, ATTR_SIGMASK) == 0;
+        return attr;
     }
 
     // ---- errors ----

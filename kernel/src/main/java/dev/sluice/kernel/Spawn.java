@@ -160,11 +160,20 @@ final class Spawn {
     }
 
     int[] from() {
-        return from.stream().mapToInt(Integer::intValue).toArray();
+        return ints(from);
     }
 
     int[] to() {
-        return to.stream().mapToInt(Integer::intValue).toArray();
+        return ints(to);
+    }
+
+    /** A loop, not a stream: see the lambdas note in {@link LibC}. */
+    private static int[] ints(List<Integer> list) {
+        int[] a = new int[list.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = list.get(i);
+        }
+        return a;
     }
 
     int maxTarget() {
@@ -194,7 +203,7 @@ final class Spawn {
                 }
             }
         }
-        return c.stream().mapToInt(Integer::intValue).toArray();
+        return ints(c);
     }
 
     /** After a successful spawn: the child has its copies, so this JVM's handles are closed. */

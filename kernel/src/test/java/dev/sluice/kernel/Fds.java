@@ -16,12 +16,16 @@ final class Fds {
      */
     static java.util.Map<Integer, String> snapshot() throws IOException {
         java.util.Map<Integer, String> m = new java.util.TreeMap<>();
+        String self = "/proc/" + ProcessHandle.current().pid() + "/fd";
         try (var dir = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
             for (Path fd : dir) {
                 try {
-                    m.put(Integer.parseInt(fd.getFileName().toString()), Files.readSymbolicLink(fd).toString());
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (!target.equals(self)) { // the directory stream's own descriptor
+                        m.put(Integer.parseInt(fd.getFileName().toString()), target);
+                    }
                 } catch (IOException gone) {
-                    // the directory stream's own descriptor, or one another thread closed
+                    // one another thread closed meanwhile
                 }
             }
         }

@@ -237,6 +237,33 @@ class KernelDefectsTest {
         throw new AssertionError("no exception");
     }
 
+    // ---- 14.2.8: messages name the call, the handle and the errno ---------------------------------------
+
+    @Test
+    void everyErrnoIsDescribedByItsName() {
+        for (int errno = 1; errno <= 133; errno++) {
+            if (errno == 41 || errno == 58) {
+                continue; // not assigned on Linux (EWOULDBLOCK and EDEADLOCK are aliases of 11 and 35)
+            }
+            assertThat(LibC.describe(errno)).as("errno %d", errno).matches("E[A-Z0-9]+ \\(.+\\)");
+        }
+        assertThat(LibC.describe(LibC.E2BIG)).isEqualTo("E2BIG (Argument list too long)");
+        assertThat(LibC.describe(9999)).contains("9999");
+    }
+
+    @Test
+    void aFailedSystemCallSaysWhichCallWhichHandleAndWhichErrno() throws Exception {
+        KernelPipe p = KernelPipe.open();
+        MemorySegment unmapped = MemorySegment.ofAddress(4096).reinterpret(4096); // page 1 is never mapped
+        assertThatThrownBy(() -> KernelSplice.vmsplice(unmapped, p.writer(), Set.of()))
+                .isInstanceOf(IOException.class).hasMessageContaining("vmsplice")
+                .hasMessageContaining(p.writer().toString()).hasMessageContaining("EFAULT (Bad address)");
+        assertThatThrownBy(() -> KernelFile.open(dir.resolve("missing")))
+                .isInstanceOf(IOException.class).hasMessageContaining("open(" + dir.resolve("missing") + ")")
+                .hasMessageContaining("ENOENT (No such file or directory)");
+        close(p);
+    }
+
     // ---- issue 12, defect 5: cancelled and timed-out readiness futures leave the pipe ------------------
 
     @Test
