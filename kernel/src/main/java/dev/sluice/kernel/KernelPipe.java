@@ -385,7 +385,8 @@ public final class KernelPipe implements Pipe {
     /**
      * Wakes every thread of this JVM parked on one side (a close, a resize, an export). Ordinary reads and
      * writes wake one thread instead ({@link #stored}, {@link #consumed}), as {@code pipe_write} wakes one
-     * exclusive reader, without waiting for epoll to wake the poller thread, one context switch later. The poller still wakes them for changes made by other processes; a
+     * exclusive reader, without waiting for epoll to wake the poller thread, one context switch later. The
+     * poller still wakes them for changes made by other processes; a
      * waiter woken twice just retries.
      *
      * <p>No wake-up is lost without the poller either (a pipe not {@link #exported}): a waiter increments
@@ -513,7 +514,8 @@ public final class KernelPipe implements Pipe {
         try {
             int r = LibC.fcntl(e.fd(), LibC.F_SETPIPE_SZ, bytes);
             if (r == -LibC.EBUSY) {
-                throw new IllegalStateException("setCapacity(" + bytes + ") on " + e + ": the pipe holds more data than " + bytes
+                throw new IllegalStateException("setCapacity(" + bytes + ") on " + e
+                        + ": the pipe holds more data than " + bytes
                         + " bytes of pages can take; cannot shrink until it is read (Linux: EBUSY)");
             }
             if (r == -LibC.EPERM) {

@@ -379,7 +379,8 @@ public final class KernelSplice {
 
     // ---- the system-call loops ----------------------------------------------------------------------
 
-    private static long pipeToFile(KernelReadEnd in, KernelFile to, long offset, long len, int flags) throws IOException {
+    private static long pipeToFile(KernelReadEnd in, KernelFile to, long offset, long len, int flags)
+            throws IOException {
         Objects.requireNonNull(to, "file is null");
         checkLength(len);
         in.cell.acquire();
@@ -427,7 +428,8 @@ public final class KernelSplice {
         }
     }
 
-    private static long fileToPipe(KernelFile from, long offset, KernelWriteEnd out, long len, int flags) throws IOException {
+    private static long fileToPipe(KernelFile from, long offset, KernelWriteEnd out, long len, int flags)
+            throws IOException {
         Objects.requireNonNull(from, "file is null");
         checkLength(len);
         out.cell.acquire();

@@ -58,7 +58,8 @@ class DescriptorLeakTest {
         }
         // Each descriptor open now was open before, to the same file: nothing new is left. (Fewer is fine:
         // the cleaner may close pipes that earlier tests dropped without closing.)
-        assertThat(before).as("open descriptors after 3000 pipes and 200 children").containsAllEntriesOf(Fds.snapshot());
+        assertThat(before).as("open descriptors after 3000 pipes and 200 children")
+                .containsAllEntriesOf(Fds.snapshot());
     }
 
     /**

@@ -49,7 +49,8 @@ class KernelSpliceTest {
         Path src = Files.write(dir.resolve("src"), data);
         Path dst = dir.resolve("dst");
         KernelPipe p = KernelPipe.open();
-        try (KernelFile in = KernelFile.open(src); KernelFile out = KernelFile.open(dst, WRITE, CREATE, TRUNCATE_EXISTING)) {
+        try (KernelFile in = KernelFile.open(src);
+                KernelFile out = KernelFile.open(dst, WRITE, CREATE, TRUNCATE_EXISTING)) {
             long moved = 0;
             while (true) {
                 long n = KernelSplice.splice(in, p.writer(), 1 << 16, EnumSet.of(KernelSplice.Flag.MOVE));
