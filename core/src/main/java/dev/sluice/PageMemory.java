@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.policy.Aliased;
+
 /**
  * Where a pipe's own pages live ({@link PipeOptions.Builder#pageMemory}): on the Java heap or in direct
  * (native) memory. Either way a page is 4096 bytes, pooled and recycled the same way, and reads and writes
@@ -18,9 +20,9 @@ package dev.sluice;
  * not at {@code close()}. Direct memory is limited by {@code -XX:MaxDirectMemorySize} (by default the
  * maximum heap size); see {@link #DIRECT}.
  */
-public enum PageMemory {
+public enum PageMemory implements Aliased {
     /** {@code byte[]} pages on the Java heap: the cheapest to copy to and from arrays. The default. */
-    HEAP("heap"),
+    HEAP,
 
     /**
      * Direct {@link java.nio.ByteBuffer} pages ({@link java.nio.ByteBuffer#allocateDirect}): handed to
@@ -30,21 +32,12 @@ public enum PageMemory {
      * With too little direct memory left, a write that needs a new page throws
      * {@link OutOfMemoryError} after the JDK's own attempt to free some.
      */
-    DIRECT("direct");
+    DIRECT;
 
-    private final String alias;
 
-    PageMemory(String alias) {
-        this.alias = alias;
-    }
-
-    /** @return the name used in configuration ({@code sluice.pageMemory}) and reports */
-    public String alias() {
-        return alias;
-    }
 
     @Override
     public String toString() {
-        return alias;
+        return alias();
     }
 }

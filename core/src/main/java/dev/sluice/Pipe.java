@@ -43,7 +43,7 @@ public interface Pipe {
      * @return the new pipe, both ends open
      */
     static Pipe open() {
-        return new InProcessPipe(PipeOptions.defaults());
+        return open(PipeOptions.defaults());
     }
 
     /**
@@ -55,7 +55,8 @@ public interface Pipe {
      */
     static Pipe open(PipeOptions options) {
         java.util.Objects.requireNonNull(options, "options is null (use PipeOptions.defaults())");
-        return new InProcessPipe(options);
+        PipeAccounting account = options.accounting();
+        return new dev.sluice.internal.engine.InProcessPipe(options, account == null ? null : account.charging());
     }
 
     /** @return the read handle the pipe was opened with; {@link ReadEnd#dup()} makes more */

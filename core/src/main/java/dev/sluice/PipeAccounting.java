@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.internal.engine.PageCharging;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -25,6 +26,23 @@ public final class PipeAccounting {
     private final long softPages;
     private final long hardPages;
     private final AtomicLong pages = new AtomicLong();
+    /** The engine's handle on this account ({@link Pipe#open(PipeOptions)} hands it over). */
+    private final PageCharging charging = new PageCharging() {
+        @Override
+        public int chargeOpen(int wantedPages) {
+            return PipeAccounting.this.chargeOpen(wantedPages);
+        }
+
+        @Override
+        public void recharge(int from, int to) {
+            PipeAccounting.this.recharge(from, to);
+        }
+
+        @Override
+        public void release(int pagesOfPipe) {
+            PipeAccounting.this.release(pagesOfPipe);
+        }
+    };
 
     private PipeAccounting(long softPages, long hardPages) {
         this.softPages = softPages;
@@ -60,16 +78,20 @@ public final class PipeAccounting {
         return pages.get();
     }
 
-    boolean overSoft(long total) {
+    PageCharging charging() {
+        return charging;
+    }
+
+    private boolean overSoft(long total) {
         return softPages != 0 && total > softPages;
     }
 
-    boolean overHard(long total) {
+    private boolean overHard(long total) {
         return hardPages != 0 && total > hardPages;
     }
 
     /** Charges a new pipe; @return the pages it gets (may be {@link #MIN_PAGES}). */
-    int chargeOpen(int wantedPages) {
+    private int chargeOpen(int wantedPages) {
         long total = pages.addAndGet(wantedPages);
         int got = wantedPages;
         if (overSoft(total) && wantedPages > MIN_PAGES) {
@@ -85,7 +107,7 @@ public final class PipeAccounting {
     }
 
     /** Moves a pipe's charge from {@code from} to {@code to} pages, refusing growth past a limit. */
-    void recharge(int from, int to) {
+    private void recharge(int from, int to) {
         long total = pages.addAndGet(to - from);
         if (to > from && (overSoft(total) || overHard(total))) {
             pages.addAndGet(from - to);
@@ -95,7 +117,7 @@ public final class PipeAccounting {
         }
     }
 
-    void release(int pagesOfPipe) {
+    private void release(int pagesOfPipe) {
         pages.addAndGet(-pagesOfPipe);
     }
 

@@ -93,23 +93,4 @@ public interface PipeEnd extends Channel {
      * @throws IOException if this handle is closed
      */
     PipeEnd dup() throws IOException;
-
-    /**
-     * Converts a {@link Duration} timeout to nanoseconds for implementations: rejects negatives, saturates
-     * at {@code Long.MAX_VALUE}, and keeps a positive timeout shorter than a nanosecond from reading as
-     * "no timeout".
-     */
-    static long timeoutNanos(Duration timeout) {
-        java.util.Objects.requireNonNull(timeout, "timeout is null (use Duration.ZERO for no timeout)");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
-        }
-        long n;
-        try {
-            n = timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            n = Long.MAX_VALUE;
-        }
-        return n == 0 && !timeout.isZero() ? 1 : n;
-    }
 }

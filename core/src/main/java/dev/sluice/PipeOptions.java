@@ -1,13 +1,19 @@
 package dev.sluice;
 
+import dev.sluice.internal.Checks;
+import dev.sluice.policy.Aliased;
 import dev.sluice.policy.LockStrategy;
 import dev.sluice.policy.ReaderWakePolicy;
 import dev.sluice.policy.SpinPolicy;
 import dev.sluice.policy.WaitDiscipline;
 import dev.sluice.policy.WakePolicy;
-import dev.sluice.ring.PageRing;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * How a pipe is opened: the flags of {@code pipe2(2)} plus the sysctls Linux keeps system-wide, and the
@@ -28,16 +34,18 @@ import java.util.Objects;
  * {@code sluice.readerWakePolicy}, {@code sluice.waitDiscipline}, {@code sluice.lockStrategy},
  * {@code sluice.spinPolicy}, {@code sluice.pageMemory} ({@code heap} or {@code direct}; the names are the
  * constants' aliases) and {@code sluice.spinBeforePark} (such as {@code 0}, {@code 500ns}, {@code 20us},
- * {@code 1ms}). Options set on a builder still win. That is how the test suite runs under every policy, and
- * how an application can be measured under each without a rebuild.
+ * {@code 1ms}). Options set on a builder still win. That is how an application can be measured under each
+ * policy without a rebuild. A property that names no accepted value is reported once, by the first
+ * {@link #builder()} or {@link #defaults()} of the JVM, with an {@link IllegalArgumentException} that names
+ * the property and the accepted values; from then on the built-in default stands in for it.
  */
 public final class PipeOptions {
     /** Default capacity: 16 pages, 64 KiB (Linux {@code PIPE_DEF_BUFFERS}). */
-    public static final int DEFAULT_CAPACITY = PageRing.DEFAULT_SLOTS * PageRing.PAGE_SIZE;
+    public static final int DEFAULT_CAPACITY = 16 * Pipe.PAGE_SIZE;
     /** Default largest capacity {@link Pipe#setCapacity} may set: 1 MiB (Linux {@code pipe-max-size}). */
     public static final int DEFAULT_MAX_CAPACITY = 1 << 20;
     /** Largest capacity any pipe can have: 1 GiB. */
-    public static final int ABSOLUTE_MAX_CAPACITY = PageRing.MAX_SLOTS * PageRing.PAGE_SIZE;
+    public static final int ABSOLUTE_MAX_CAPACITY = (1 << 18) * Pipe.PAGE_SIZE;
 
     /** The default {@link Builder#wakePolicy}: Linux's current rule. */
     public static final WakePolicy DEFAULT_WAKE_POLICY = WakePolicy.FULL_AND_FREED;
@@ -86,7 +94,8 @@ public final class PipeOptions {
     /** The longest {@link Builder#spinBeforePark} accepted: longer spins are a busy loop, not a pause. */
     public static final Duration MAX_SPIN_BEFORE_PARK = Duration.ofMillis(1);
 
-    private static final PipeOptions DEFAULTS = builder().build();
+    /** Made on first use, so that a bad JVM-wide default fails that use and not this class's loading. */
+    private static volatile PipeOptions defaults;
 
     private final int capacity;
     private final int maxCapacity;
@@ -105,8 +114,8 @@ public final class PipeOptions {
     private final PageMemory pageMemory;
 
     private PipeOptions(Builder b) {
-        this.maxCapacity = InProcessPipe.roundCapacity(b.maxCapacity, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
-        int cap = InProcessPipe.roundCapacity(b.capacity, ABSOLUTE_MAX_CAPACITY, "capacity");
+        this.maxCapacity = Checks.roundCapacity(b.maxCapacity, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
+        int cap = Checks.roundCapacity(b.capacity, ABSOLUTE_MAX_CAPACITY, "capacity");
         if (cap > maxCapacity) {
             throw new IllegalArgumentException("capacity " + b.capacity + " (rounded to " + cap
                     + ") exceeds maxCapacity " + maxCapacity + "; raise maxCapacity to open a bigger pipe");
@@ -129,11 +138,21 @@ public final class PipeOptions {
 
     /** @return a 64 KiB blocking pipe without timestamps or accounting */
     public static PipeOptions defaults() {
-        return DEFAULTS;
+        PipeOptions d = defaults;
+        if (d == null) {
+            d = builder().build(); // two threads may both build: equal options
+            defaults = d;
+        }
+        return d;
     }
 
-    /** @return a builder starting from the defaults */
+    /**
+     * @return a builder starting from the defaults
+     * @throws IllegalArgumentException once per JVM, the first time, if a {@code sluice.*} property names no
+     *                                  accepted value (see the class documentation)
+     */
     public static Builder builder() {
+        SystemDefaults.JVM.reportOnce();
         return new Builder();
     }
 
@@ -223,10 +242,6 @@ public final class PipeOptions {
         return Duration.ofNanos(spinBeforeParkNanos);
     }
 
-    long spinBeforeParkNanos() {
-        return spinBeforeParkNanos;
-    }
-
     /** @return how much of {@link #spinBeforePark()} a waiting thread spins: all of it, or a learnt part */
     public SpinPolicy spinPolicy() {
         return spinPolicy;
@@ -258,13 +273,13 @@ public final class PipeOptions {
         private boolean timestamps;
         private int poolPages = -1;
         private PipeAccounting accounting;
-        private WakePolicy wakePolicy = SystemDefaults.WAKE_POLICY;
-        private ReaderWakePolicy readerWakePolicy = SystemDefaults.READER_WAKE_POLICY;
-        private WaitDiscipline waitDiscipline = SystemDefaults.WAIT_DISCIPLINE;
-        private LockStrategy lockStrategy = SystemDefaults.LOCK_STRATEGY;
-        private long spinBeforeParkNanos = SystemDefaults.SPIN_BEFORE_PARK_NANOS;
-        private SpinPolicy spinPolicy = SystemDefaults.SPIN_POLICY;
-        private PageMemory pageMemory = SystemDefaults.PAGE_MEMORY;
+        private WakePolicy wakePolicy = SystemDefaults.JVM.wakePolicy;
+        private ReaderWakePolicy readerWakePolicy = SystemDefaults.JVM.readerWakePolicy;
+        private WaitDiscipline waitDiscipline = SystemDefaults.JVM.waitDiscipline;
+        private LockStrategy lockStrategy = SystemDefaults.JVM.lockStrategy;
+        private long spinBeforeParkNanos = SystemDefaults.JVM.spinBeforeParkNanos;
+        private SpinPolicy spinPolicy = SystemDefaults.JVM.spinPolicy;
+        private PageMemory pageMemory = SystemDefaults.JVM.pageMemory;
 
         private Builder() {
         }
@@ -277,7 +292,7 @@ public final class PipeOptions {
          * @return this builder
          */
         public Builder capacity(int bytes) {
-            InProcessPipe.roundCapacity(bytes, ABSOLUTE_MAX_CAPACITY, "capacity");
+            Checks.roundCapacity(bytes, ABSOLUTE_MAX_CAPACITY, "capacity");
             this.capacity = bytes;
             return this;
         }
@@ -290,7 +305,7 @@ public final class PipeOptions {
          * @return this builder
          */
         public Builder maxCapacity(int bytes) {
-            InProcessPipe.roundCapacity(bytes, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
+            Checks.roundCapacity(bytes, ABSOLUTE_MAX_CAPACITY, "maxCapacity");
             this.maxCapacity = bytes;
             return this;
         }
@@ -513,47 +528,73 @@ public final class PipeOptions {
                 spinBeforeParkNanos, spinPolicy, pageMemory);
     }
 
-    /** The policy defaults, from system properties where set; see the class documentation. */
+    /**
+     * The policy defaults, from {@code sluice.*} properties where set (see the class documentation). Each
+     * property is read on its own: one that names no accepted value falls back to the built-in default and is
+     * reported once, by {@link #reportOnce()}, so that a mistyped property is seen, clearly, without making
+     * every later {@code Pipe.open} of the JVM fail.
+     */
     static final class SystemDefaults {
-        static final WakePolicy WAKE_POLICY =
-                parse("sluice.wakePolicy", WakePolicy.class, DEFAULT_WAKE_POLICY);
-        static final ReaderWakePolicy READER_WAKE_POLICY =
-                parse("sluice.readerWakePolicy", ReaderWakePolicy.class, ReaderWakePolicy.ON_EMPTY);
-        static final WaitDiscipline WAIT_DISCIPLINE =
-                parse("sluice.waitDiscipline", WaitDiscipline.class, DEFAULT_WAIT_DISCIPLINE);
-        static final LockStrategy LOCK_STRATEGY =
-                parse("sluice.lockStrategy", LockStrategy.class, DEFAULT_LOCK_STRATEGY);
-        static final long SPIN_BEFORE_PARK_NANOS = parseSpin(System.getProperty("sluice.spinBeforePark"));
-        static final SpinPolicy SPIN_POLICY = parse("sluice.spinPolicy", SpinPolicy.class, DEFAULT_SPIN_POLICY);
-        static final PageMemory PAGE_MEMORY = parse("sluice.pageMemory", PageMemory.class, DEFAULT_PAGE_MEMORY);
+        /** The JVM's, from {@link System#getProperties()} when this class is first used. */
+        static final SystemDefaults JVM = new SystemDefaults(System.getProperties());
 
-        private SystemDefaults() {
+        final WakePolicy wakePolicy;
+        final ReaderWakePolicy readerWakePolicy;
+        final WaitDiscipline waitDiscipline;
+        final LockStrategy lockStrategy;
+        final long spinBeforeParkNanos;
+        final SpinPolicy spinPolicy;
+        final PageMemory pageMemory;
+        private final List<String> problems = new ArrayList<>();
+        private final AtomicBoolean reported = new AtomicBoolean();
+
+        SystemDefaults(Properties p) {
+            wakePolicy = parse(p, "sluice.wakePolicy", WakePolicy.class, DEFAULT_WAKE_POLICY);
+            readerWakePolicy = parse(p, "sluice.readerWakePolicy", ReaderWakePolicy.class, ReaderWakePolicy.ON_EMPTY);
+            waitDiscipline = parse(p, "sluice.waitDiscipline", WaitDiscipline.class, DEFAULT_WAIT_DISCIPLINE);
+            lockStrategy = parse(p, "sluice.lockStrategy", LockStrategy.class, DEFAULT_LOCK_STRATEGY);
+            spinPolicy = parse(p, "sluice.spinPolicy", SpinPolicy.class, DEFAULT_SPIN_POLICY);
+            pageMemory = parse(p, "sluice.pageMemory", PageMemory.class, DEFAULT_PAGE_MEMORY);
+            long spin = DEFAULT_SPIN_BEFORE_PARK.toNanos();
+            try {
+                spin = parseSpin(p.getProperty("sluice.spinBeforePark"));
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+            }
+            spinBeforeParkNanos = spin;
         }
 
-        static <E extends Enum<E>> E parse(String property, Class<E> type, E fallback) {
-            String v = System.getProperty(property);
+        /** Throws, the first time only, what was wrong with the properties; then stays quiet. */
+        void reportOnce() {
+            if (!problems.isEmpty() && reported.compareAndSet(false, true)) {
+                throw new IllegalArgumentException(String.join("; ", problems)
+                        + " (the built-in default is used instead from now on)");
+            }
+        }
+
+        private <E extends Enum<E> & Aliased> E parse(Properties p, String property, Class<E> type, E fallback) {
+            String v = p.getProperty(property);
             if (v == null || v.isBlank()) {
                 return fallback;
             }
-            return byName(type, v.trim(), property);
-        }
-
-        /** @return the constant whose alias ({@code toString}) or name is {@code v}, ignoring case */
-        static <E extends Enum<E>> E byName(Class<E> type, String v, String what) {
-            for (E e : type.getEnumConstants()) {
-                if (e.toString().equalsIgnoreCase(v) || e.name().equalsIgnoreCase(v)) {
-                    return e;
-                }
+            try {
+                return Aliased.parse(type, v, property);
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+                return fallback;
             }
-            throw new IllegalArgumentException(what + "=" + v + " names no " + type.getSimpleName() + "; choose one of "
-                    + java.util.Arrays.toString(type.getEnumConstants()));
         }
 
+        /**
+         * @param v a duration such as {@code 0}, {@code 500ns}, {@code 20us} or {@code 1ms}, or null for the default
+         * @return it in nanoseconds
+         * @throws IllegalArgumentException naming the property if it is no such duration or out of range
+         */
         static long parseSpin(String v) {
             if (v == null || v.isBlank()) {
                 return DEFAULT_SPIN_BEFORE_PARK.toNanos();
             }
-            String t = v.trim().toLowerCase(java.util.Locale.ROOT);
+            String t = v.trim().toLowerCase(Locale.ROOT);
             long unit = 1;
             if (t.endsWith("ns")) {
                 t = t.substring(0, t.length() - 2);
@@ -566,10 +607,10 @@ public final class PipeOptions {
             }
             long n;
             try {
-                n = Long.parseLong(t.trim()) * unit;
-            } catch (NumberFormatException e) {
+                n = Math.multiplyExact(Long.parseLong(t.trim()), unit);
+            } catch (NumberFormatException | ArithmeticException e) {
                 throw new IllegalArgumentException("sluice.spinBeforePark=" + v
-                        + " is not a duration such as 0, 500ns, 20us or 1ms", e);
+                        + " is not a duration between 0 and 1ms such as 0, 500ns, 20us or 1ms", e);
             }
             if (n < 0 || n > MAX_SPIN_BEFORE_PARK.toNanos()) {
                 throw new IllegalArgumentException("sluice.spinBeforePark=" + v + " must be between 0 and "

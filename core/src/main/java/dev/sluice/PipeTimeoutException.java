@@ -3,22 +3,30 @@ package dev.sluice;
 import java.io.InterruptedIOException;
 
 /**
- * A blocking read or write did not complete within the end's timeout
- * ({@link ReadEnd#setTimeout}, {@link WriteEnd#setTimeout}).
+ * A blocking call did not complete within its end's timeout ({@link PipeEnd#setTimeout}).
  *
- * <p>Like {@link java.net.SocketTimeoutException}, it is an {@link InterruptedIOException}: the field
- * {@link #bytesTransferred} tells how many bytes the call moved before it gave up (always 0 for reads,
- * which only wait while they have read nothing). The pipe is left as it was; the call can be retried.
+ * <p>Like {@link java.net.SocketTimeoutException}, it is an {@link InterruptedIOException}.
+ * {@link #bytesTransferred()} tells exactly how many bytes the call moved before it gave up (always 0 for
+ * reads, which only wait while they have read nothing); the inherited field {@link #bytesTransferred} says
+ * the same, capped at {@code Integer.MAX_VALUE}. The pipe is left as it was; the call can be retried.
  */
 public class PipeTimeoutException extends InterruptedIOException {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
+
+    private final long moved;
 
     /**
      * @param message          what timed out
      * @param bytesTransferred bytes moved before the timeout
      */
-    public PipeTimeoutException(String message, int bytesTransferred) {
+    public PipeTimeoutException(String message, long bytesTransferred) {
         super(message);
-        this.bytesTransferred = bytesTransferred;
+        this.moved = bytesTransferred;
+        this.bytesTransferred = (int) Math.min(bytesTransferred, Integer.MAX_VALUE);
+    }
+
+    /** @return bytes the call moved before it timed out, exact (the field is capped at 2 GiB) */
+    public long bytesTransferred() {
+        return moved;
     }
 }

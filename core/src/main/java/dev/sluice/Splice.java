@@ -1,7 +1,13 @@
 package dev.sluice;
 
+import dev.sluice.internal.Checks;
+import dev.sluice.internal.engine.InProcessEnd;
+import dev.sluice.internal.engine.InProcessReadEnd;
+import dev.sluice.internal.engine.InProcessWriteEnd;
+import dev.sluice.internal.engine.Splicing;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channel;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
@@ -91,7 +97,7 @@ public final class Splice {
         InProcessReadEnd in = inProcess(from, "splice");
         InProcessWriteEnd out = inProcess(to, "splice");
         checkPair(in, out, maxBytes, "splice");
-        return Splicer.spliceOrTee(in, out, maxBytes, false);
+        return Splicing.splice(in, out, maxBytes, false);
     }
 
     /**
@@ -113,7 +119,7 @@ public final class Splice {
         InProcessReadEnd in = inProcess(from, "tee");
         InProcessWriteEnd out = inProcess(to, "tee");
         checkPair(in, out, maxBytes, "tee");
-        return Splicer.spliceOrTee(in, out, maxBytes, true);
+        return Splicing.splice(in, out, maxBytes, true);
     }
 
     /**
@@ -150,7 +156,7 @@ public final class Splice {
             throw new IllegalArgumentException("cannot gift a read-only buffer: it is a view of memory that its"
                     + " owner can still change; gift a buffer you own, or write() it to have it copied");
         }
-        return Splicer.gift(out, buf);
+        return Splicing.gift(out, buf);
     }
 
     /**
@@ -190,8 +196,9 @@ public final class Splice {
     public static long transferTo(ReadEnd from, WritableByteChannel channel, long maxBytes) throws IOException {
         InProcessReadEnd in = inProcess(from, "transferTo");
         Objects.requireNonNull(channel, "channel is null");
-        checkMax(maxBytes);
-        return ChannelTransfer.transferTo(in, channel, maxBytes);
+        Checks.checkMaxBytes(maxBytes);
+        checkNotItself(in, channel, "transferTo");
+        return Splicing.transferTo(in, channel, maxBytes);
     }
 
     /**
@@ -232,8 +239,9 @@ public final class Splice {
     public static long transferFrom(ReadableByteChannel channel, WriteEnd to, long maxBytes) throws IOException {
         InProcessWriteEnd out = inProcess(to, "transferFrom");
         Objects.requireNonNull(channel, "channel is null");
-        checkMax(maxBytes);
-        return ChannelTransfer.transferFrom(channel, out, maxBytes);
+        Checks.checkMaxBytes(maxBytes);
+        checkNotItself(out, channel, "transferFrom");
+        return Splicing.transferFrom(channel, out, maxBytes);
     }
 
     // ---- argument checks: refused before any pipe is touched -----------------------------------------
@@ -262,15 +270,21 @@ public final class Splice {
     }
 
     private static void checkPair(InProcessReadEnd in, InProcessWriteEnd out, long maxBytes, String op) {
-        checkMax(maxBytes);
-        if (in.core == out.core) {
+        Checks.checkMaxBytes(maxBytes);
+        if (in.samePipe(out)) {
             throw new IllegalArgumentException(op + " from a pipe into itself (Linux: EINVAL): use two pipes");
         }
     }
 
-    private static void checkMax(long maxBytes) {
-        if (maxBytes < 0) {
-            throw new IllegalArgumentException("maxBytes must not be negative, was " + maxBytes);
+    /**
+     * A transfer whose channel is an end of the very pipe it moves bytes of would wait for itself: a full pipe
+     * held for its own transfer cannot take the bytes back, an empty pipe waited on by its only writer never
+     * fills. Refused as splice and tee refuse a pipe into itself.
+     */
+    private static void checkNotItself(InProcessEnd end, Channel channel, String op) {
+        if (channel instanceof InProcessEnd other && end.samePipe(other)) {
+            throw new IllegalArgumentException(op + " between a pipe and one of its own ends would wait for itself"
+                    + " (Linux: EINVAL for splice within one pipe): use two pipes");
         }
     }
 }

@@ -95,7 +95,7 @@ class DirectPagesTest {
         assertThat(o.toBuilder().build()).isEqualTo(o).hasSameHashCodeAs(o);
         assertThat(o).isNotEqualTo(o.toBuilder().pageMemory(PageMemory.HEAP).build());
         assertThat(PipeOptions.DEFAULT_PAGE_MEMORY).isEqualTo(PageMemory.HEAP);
-        assertThat(PipeOptions.SystemDefaults.byName(PageMemory.class, "Direct", "sluice.pageMemory"))
+        assertThat(dev.sluice.policy.Aliased.parse(PageMemory.class, "Direct", "sluice.pageMemory"))
                 .isEqualTo(PageMemory.DIRECT);
     }
 

@@ -214,7 +214,7 @@ class PolicyBehaviourTest {
         // Explicit, so the policy matrix's -Dsluice.spinBeforePark cannot turn this into a no-spin test.
         Pipe p = TestPipes.open(PipeOptions.builder().capacity(4096)
                 .spinBeforePark(PipeOptions.DEFAULT_SPIN_BEFORE_PARK).spinPolicy(PipeOptions.DEFAULT_SPIN_POLICY).build());
-        assertThat(p.options().spinBeforeParkNanos()).isPositive();
+        assertThat(p.options().spinBeforePark().toNanos()).isPositive();
         Running<byte[]> r = start(ThreadKind.PLATFORM, () -> readFully(p.reader(), 1));
         // Parked (WAITING), not spinning (RUNNABLE): a reader of an idle pipe does not burn a core.
         ConformanceSupport.awaitBlockedReading(r.thread(), p, 1);
@@ -227,8 +227,8 @@ class PolicyBehaviourTest {
         assertThat(w.join()).isEqualTo(1);
     }
 
-    private static dev.sluice.sync.SpinBudget readerBudget(Pipe p) {
-        return ((InProcessEnd) p.reader()).core.rdWait.spinBudget();
+    private static dev.sluice.internal.sync.SpinBudget readerBudget(Pipe p) {
+        return dev.sluice.internal.engine.EngineProbe.readerBudget(p);
     }
 
     /** @return a pipe with the adaptive spin whose readers spin for a page, as after a stream of small writes */
@@ -244,7 +244,7 @@ class PolicyBehaviourTest {
     @Test
     void aReaderSpinningForAPageTakesLessWhenNoMoreComes() throws Exception {
         Pipe p = batchingPipe();
-        dev.sluice.sync.SpinBudget readers = readerBudget(p);
+        dev.sluice.internal.sync.SpinBudget readers = readerBudget(p);
         Running<byte[]> r = start(ThreadKind.PLATFORM, () -> readFully(p.reader(), 1));
         // Parked: the spin for a page ran out on an empty pipe, and the reader waits for any data again.
         ConformanceSupport.awaitBlockedReading(r.thread(), p, 1);
@@ -305,9 +305,9 @@ class PolicyBehaviourTest {
 
     @Test
     void systemPropertyNamesAreParsed() {
-        assertThat(PipeOptions.SystemDefaults.byName(WakePolicy.class, "adaptive", "x")).isEqualTo(WakePolicy.ADAPTIVE);
-        assertThat(PipeOptions.SystemDefaults.byName(LockStrategy.class, "SPIN", "x")).isEqualTo(LockStrategy.SPIN);
-        assertThat(PipeOptions.SystemDefaults.byName(SpinPolicy.class, "adaptive", "x")).isEqualTo(SpinPolicy.ADAPTIVE);
+        assertThat(dev.sluice.policy.Aliased.parse(WakePolicy.class, "adaptive", "x")).isEqualTo(WakePolicy.ADAPTIVE);
+        assertThat(dev.sluice.policy.Aliased.parse(LockStrategy.class, "SPIN", "x")).isEqualTo(LockStrategy.SPIN);
+        assertThat(dev.sluice.policy.Aliased.parse(SpinPolicy.class, "adaptive", "x")).isEqualTo(SpinPolicy.ADAPTIVE);
         assertThat(PipeOptions.SystemDefaults.parseSpin("20us")).isEqualTo(20_000);
         assertThat(PipeOptions.SystemDefaults.parseSpin("1ms")).isEqualTo(1_000_000);
         assertThat(PipeOptions.SystemDefaults.parseSpin("500ns")).isEqualTo(500);
@@ -315,7 +315,7 @@ class PolicyBehaviourTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> PipeOptions.SystemDefaults.parseSpin("2ms"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sluice.spinBeforePark");
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                () -> PipeOptions.SystemDefaults.byName(WakePolicy.class, "never", "sluice.wakePolicy"))
+                () -> dev.sluice.policy.Aliased.parse(WakePolicy.class, "never", "sluice.wakePolicy"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sluice.wakePolicy=never");
     }
 }

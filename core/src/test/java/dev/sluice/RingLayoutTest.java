@@ -2,7 +2,7 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.ring.PageRing;
+import dev.sluice.internal.ring.PageRing;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jol.info.ClassLayout;
@@ -43,7 +43,7 @@ class RingLayoutTest {
 
     @Test
     void handleCountsAreOffTheCounterLines() {
-        assertIsolated(PipeCore.class, List.of("readers", "writers", "pollUsed", "readHeld"),
+        assertIsolated(dev.sluice.internal.engine.PipeCore.class, List.of("readers", "writers", "pollUsed", "readHeld"),
                 List.of("bytesIn", "bytesOut", "writeCalls", "readCalls", "emptyWakeups", "spunWaits", "atime",
                         "mtime", "ctime"));
     }

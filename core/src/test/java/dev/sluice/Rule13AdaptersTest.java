@@ -525,7 +525,7 @@ class Rule13AdaptersTest {
         });
         assertThat(pinned).isNotEmpty();
         assertThat(pinned.get(0).getStackTrace().getFrames())
-                .anySatisfy(f -> assertThat(f.getMethod().getType().getName()).startsWith("dev.sluice.sync"));
+                .anySatisfy(f -> assertThat(f.getMethod().getType().getName()).startsWith("dev.sluice.internal.sync"));
     }
 
     /**

@@ -1,5 +1,10 @@
 package dev.sluice.policy;
 
+import dev.sluice.internal.sync.SpinLock;
+import dev.sluice.internal.sync.SpinningMutex;
+import java.time.Duration;
+import java.util.concurrent.locks.Lock;
+
 /**
  * What guards a pipe's ring while a reader or writer copies bytes in or out.
  *
@@ -7,14 +12,19 @@ package dev.sluice.policy;
  * spin ({@code PipeOptions.Builder#spinBeforePark}); the strategy only decides how threads wait for the
  * short critical section of another thread.
  */
-public enum LockStrategy {
+public enum LockStrategy implements Aliased {
     /**
      * A {@link java.util.concurrent.locks.ReentrantLock}: a thread that finds the lock held keeps trying
      * for up to the pipe's {@code spinBeforePark} and then parks, like Linux's {@code pipe->mutex} (an
      * optimistic-spinning mutex). Safe under any load, including more runnable threads than cores. The
      * default.
      */
-    MUTEX("mutex"),
+    MUTEX {
+        @Override
+        public Lock newLock(Duration spinBeforePark) {
+            return new SpinningMutex(spinBeforePark.toNanos());
+        }
+    },
 
     /**
      * A spin lock: a thread that finds the lock held spins, yielding the CPU between rounds, and only after
@@ -23,21 +33,26 @@ public enum LockStrategy {
      * mutex thread measured about 3 % on UnixBench's pipe test); wasteful when the holder is descheduled,
      * which on a 2-core machine with many threads is often.
      */
-    SPIN("spin");
+    SPIN {
+        @Override
+        public Lock newLock(Duration spinBeforePark) {
+            return new SpinLock();
+        }
+    };
 
-    private final String alias;
+    /**
+     * Makes the lock that guards one pipe's ring.
+     *
+     * @param spinBeforePark how long a thread that finds a {@link #MUTEX} held tries before it parks (the
+     *                       pipe's {@code spinBeforePark}); a {@link #SPIN} lock always spins
+     * @return a new, unlocked lock: non-fair, and for {@link #SPIN} not reentrant and without conditions
+     */
+    public abstract Lock newLock(Duration spinBeforePark);
 
-    LockStrategy(String alias) {
-        this.alias = alias;
-    }
 
-    /** @return the name used in configuration and reports */
-    public String alias() {
-        return alias;
-    }
 
     @Override
     public String toString() {
-        return alias;
+        return alias();
     }
 }

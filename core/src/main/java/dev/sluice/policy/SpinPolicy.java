@@ -5,7 +5,7 @@ package dev.sluice.policy;
  * {@code spinBeforePark} (the longest spin, {@code PipeOptions.Builder#spinBeforePark}). With a
  * {@code spinBeforePark} of zero both policies park at once.
  */
-public enum SpinPolicy {
+public enum SpinPolicy implements Aliased {
     /**
      * Every wait spins for the full {@code spinBeforePark} before it parks. On an idle machine, best for
      * latency-bound exchanges (a 1-byte ping-pong) and for bulk writes between platform threads; but where a
@@ -13,7 +13,7 @@ public enum SpinPolicy {
      * and on a machine with more runnable threads than cores every spin takes CPU time from the thread it
      * waits for (measured: ping-pong 2.5 µs becomes over 50 µs).
      */
-    FIXED("fixed"),
+    FIXED,
 
     /**
      * Each side of a pipe (its readers, its writers) spins only while spinning works for it. A spin that
@@ -39,21 +39,12 @@ public enum SpinPolicy {
      * cores, where spins fail and steal CPU from the thread being waited for, spinning all but stops. A
      * partner that is idle for long costs at most one {@code spinBeforePark} per 64 waits.
      */
-    ADAPTIVE("adaptive");
+    ADAPTIVE;
 
-    private final String alias;
 
-    SpinPolicy(String alias) {
-        this.alias = alias;
-    }
-
-    /** @return the name used in configuration and reports */
-    public String alias() {
-        return alias;
-    }
 
     @Override
     public String toString() {
-        return alias;
+        return alias();
     }
 }

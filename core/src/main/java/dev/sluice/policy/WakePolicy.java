@@ -12,12 +12,12 @@ package dev.sluice.policy;
  *
  * <p>The rule methods are public so that tests and the lab can drive them step by step.
  */
-public enum WakePolicy {
+public enum WakePolicy implements Aliased {
     /**
      * Any slot freed wakes a writer: Linux up to 5.4. Simple and prompt, and wasteful when a reader frees
      * slots one at a time: each freed page wakes the writer for one page of room.
      */
-    ALWAYS("always") {
+    ALWAYS {
         @Override
         public boolean wakeOnFree(int occupancyBefore, int maxUsage, int writerNeed) {
             return true;
@@ -35,7 +35,7 @@ public enum WakePolicy {
      * lock) leaves the writer asleep with room it could use, and the two wait for each other until the
      * reader reads the ring down to half. Use it only where readers always drain.
      */
-    HALF_EMPTY("half-empty") {
+    HALF_EMPTY {
         @Override
         public boolean wakeOnFree(int occupancyBefore, int maxUsage, int writerNeed) {
             return occupancyBefore - 1 <= maxUsage / 2;
@@ -48,7 +48,7 @@ public enum WakePolicy {
      * a time from a full ring wakes the writer on every read, for no room at all; that is the stress-ng tee
      * case that the next rule sped up by 500 %.
      */
-    FULL_AT_START("full-at-start") {
+    FULL_AT_START {
         @Override
         public boolean wakeOnFree(int occupancyBefore, int maxUsage, int writerNeed) {
             return false;
@@ -66,7 +66,7 @@ public enum WakePolicy {
      * without ever leaving a writer asleep beside room: tee +500 %, hackbench -7.5 % on one machine (more
      * wake-ups had perturbed timing in hackbench's favour).
      */
-    FULL_AND_FREED("full-and-freed") {
+    FULL_AND_FREED {
         @Override
         public boolean wakeOnFree(int occupancyBefore, int maxUsage, int writerNeed) {
             return occupancyBefore >= maxUsage;
@@ -102,7 +102,7 @@ public enum WakePolicy {
      * so a writer whose need is met must be woken before the read returns. A 3 % difference is below what
      * this machine resolves (intervals of ±10-20 %).
      */
-    ADAPTIVE("adaptive") {
+    ADAPTIVE {
         @Override
         public boolean wakeOnFree(int occupancyBefore, int maxUsage, int writerNeed) {
             // The need was stated against the ring the writer saw; if the ring has shrunk since, the need
@@ -118,11 +118,6 @@ public enum WakePolicy {
         }
     };
 
-    private final String alias;
-
-    WakePolicy(String alias) {
-        this.alias = alias;
-    }
 
     /**
      * The rule, evaluated by a reader each time its read frees a slot.
@@ -162,10 +157,6 @@ public enum WakePolicy {
         return (int) Math.min(pages, Math.max(1, maxUsage / 2));
     }
 
-    /** @return the name used in configuration and reports, such as {@code "full-and-freed"} */
-    public String alias() {
-        return alias;
-    }
 
     /**
      * @param alias a name as returned by {@link #alias()} or the constant's name, any case
@@ -173,17 +164,11 @@ public enum WakePolicy {
      * @throws IllegalArgumentException if no policy has that name
      */
     public static WakePolicy fromAlias(String alias) {
-        for (WakePolicy p : values()) {
-            if (p.alias.equalsIgnoreCase(alias) || p.name().equalsIgnoreCase(alias)) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("no wake policy named '" + alias + "'; choose one of "
-                + java.util.Arrays.stream(values()).map(WakePolicy::alias).toList());
+        return Aliased.parse(WakePolicy.class, alias, "wake policy");
     }
 
     @Override
     public String toString() {
-        return alias;
+        return alias();
     }
 }

@@ -569,8 +569,10 @@ final class PipeModel {
             }
         }
         lastTransferred = out;
-        readCalls++;
-        bytesRead += taken;
+        if (taken > 0) {
+            readCalls++; // a channel that threw having taken nothing refused the call: nothing is counted
+            bytesRead += taken;
+        }
         if (taken == offered) {
             events.add(slots > 1 ? "transferTo: several slots" : "transferTo: one slot");
             return Outcome.value(offered);

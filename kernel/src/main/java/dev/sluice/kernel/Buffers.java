@@ -6,13 +6,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.Objects;
-import java.util.Set;
 
 /**
- * Argument checks and the memory plumbing between Java buffers and system calls.
+ * The memory plumbing between Java buffers and system calls (argument checks are core's, {@code Checks}).
  *
  * <p>A heap {@code byte[]} or heap {@link ByteBuffer} goes to {@code read(2)}/{@code write(2)} as a heap
  * segment without a copy (those handles are critical, see {@link LibC}). {@code readv}/{@code writev}
@@ -28,35 +25,6 @@ final class Buffers {
     static final int MAX_BOUNCE = 1 << 20;
 
     private Buffers() {
-    }
-
-    static void checkArray(byte[] b, int off, int len) {
-        Objects.requireNonNull(b, "byte array is null");
-        Objects.checkFromIndexSize(off, len, b.length);
-    }
-
-    /**
-     * Checks a range of buffers and returns how many bytes it can take or give; a buffer listed twice
-     * counts once (its second appearance sees what the first left, as with the in-process pipe).
-     */
-    static long check(ByteBuffer[] bs, int offset, int length, boolean forRead) {
-        Objects.requireNonNull(bs, "buffer array is null");
-        Objects.checkFromIndexSize(offset, length, bs.length);
-        long total = 0;
-        Set<ByteBuffer> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (int i = offset; i < offset + length; i++) {
-            ByteBuffer b = bs[i];
-            if (b == null) {
-                throw new NullPointerException("buffer [" + i + "] is null");
-            }
-            if (forRead && b.isReadOnly()) {
-                throw new IllegalArgumentException("cannot read into buffer [" + i + "]: it is read-only");
-            }
-            if (seen.add(b)) {
-                total += b.remaining();
-            }
-        }
-        return total;
     }
 
     /** @return whether the range can go to readv/writev directly: all direct, none repeated, not too many */

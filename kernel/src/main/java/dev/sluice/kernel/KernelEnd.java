@@ -1,12 +1,11 @@
 package dev.sluice.kernel;
 
-import dev.sluice.PipeEnd;
-import dev.sluice.PipeTimeoutException;
 import dev.sluice.Readiness;
+import dev.sluice.internal.Deadline;
+import dev.sluice.internal.EndBase;
+import dev.sluice.internal.Failures;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.channels.ClosedChannelException;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -18,19 +17,16 @@ import java.util.concurrent.CompletableFuture;
  * unparks it) and tries again. Interrupts, timeouts and {@link #close()} end the wait the way they end any
  * parked thread's.
  */
-abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, KernelWriteEnd {
+abstract sealed class KernelEnd extends EndBase permits KernelReadEnd, KernelWriteEnd {
     static final Readiness INVALID = Readiness.ofLinuxPollMask(0x20); // POLLNVAL
 
     final KernelPipe pipe;
     final FdCell cell;
-    volatile boolean nonBlocking;
-    volatile long timeoutNanos;
 
     KernelEnd(KernelPipe pipe, int fd, int waitEvents, boolean nonBlocking, long timeoutNanos) {
+        super(nonBlocking, timeoutNanos);
         this.pipe = pipe;
         this.cell = new FdCell(fd, waitEvents, pipe.closeHook());
-        this.nonBlocking = nonBlocking;
-        this.timeoutNanos = timeoutNanos;
     }
 
     /** @return the descriptor number, for the splice helpers (valid only while a use is held) */
@@ -41,26 +37,6 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
     @Override
     public KernelPipe pipe() {
         return pipe;
-    }
-
-    @Override
-    public void setNonBlocking(boolean on) {
-        this.nonBlocking = on;
-    }
-
-    @Override
-    public boolean isNonBlocking() {
-        return nonBlocking;
-    }
-
-    @Override
-    public void setTimeout(Duration timeout) {
-        this.timeoutNanos = PipeEnd.timeoutNanos(timeout);
-    }
-
-    @Override
-    public Duration timeout() {
-        return Duration.ofNanos(timeoutNanos);
     }
 
     @Override
@@ -155,35 +131,28 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
 
     // ---- the wait between two attempts of a blocking call ------------------------------------------
 
+    /** @return a fresh deadline for one blocking call on this handle (its clock starts at the first wait) */
+    Deadline deadline() {
+        return new Deadline().reset(timeoutNanos());
+    }
+
     /**
      * Waits after {@code EAGAIN}, holding a use. Throws what the in-process pipe throws when the wait cannot
-     * happen or ends badly; returns the deadline to pass to the next call (computed on the first wait).
+     * happen or ends badly ({@link Failures}).
      *
-     * @param deadline 0 before the first wait, else what the previous call returned
+     * @param deadline the call's deadline ({@link #deadline()}), started by its first wait
      * @param done     bytes the call has moved so far, reported by the exceptions
      * @param what     for messages: "read from an empty pipe", "write to a full pipe"
      */
-    long await(long deadline, long done, String what) throws IOException {
+    void await(Deadline deadline, long done, String what) throws IOException {
         if (cell.isClosed()) {
-            return deadline; // the caller's loop reports the close, with its partial count
+            return; // the caller's loop reports the close, with its partial count
         }
         if (Thread.currentThread().isInterrupted()) {
-            // The stream convention: the status stays set, the pipe stays open.
-            InterruptedIOException e = new InterruptedIOException("interrupted: " + what
-                    + (done > 0 ? " after " + done + " bytes" : "") + " (the thread's interrupt status is still set)");
-            e.bytesTransferred = (int) Math.min(done, Integer.MAX_VALUE);
-            throw e;
+            throw Failures.interrupted(what, done); // the stream convention: the status stays set
         }
-        long timeout = timeoutNanos;
-        if (timeout > 0) {
-            if (deadline == 0) {
-                deadline = System.nanoTime() + timeout;
-                if (deadline == 0) {
-                    deadline = 1;
-                }
-            } else if (System.nanoTime() - deadline >= 0) {
-                throw new PipeTimeoutException(what + " timed out", (int) Math.min(done, Integer.MAX_VALUE));
-            }
+        if (deadline.expired()) {
+            throw Failures.timedOut(what, done);
         }
         pipe.countWait(this); // once per wait, however many wake-ups it takes, as the in-process pipe counts
         pipe.parked(this, 1); // before the recheck below: see KernelPipe#wakeParked for the pairing
@@ -192,10 +161,10 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
             for (;;) {
                 boolean viaPoller = pipe.exported;
                 if (viaPoller) {
-                    cell.park(timeout > 0 ? deadline : 0); // another process may change the pipe: epoll
+                    cell.park(deadline.nanos()); // another process may change the pipe: epoll
                 } else {
                     // Recheck after queueing: ready now, or exported meanwhile (then retry, and arm epoll).
-                    cell.park(timeout > 0 ? deadline : 0, cell.waitEvents, () -> pipe.exported || readyNow());
+                    cell.park(deadline.nanos(), cell.waitEvents, () -> pipe.exported || readyNow());
                 }
                 if (cell.isClosed()) {
                     pipe.parked(this, -1);
@@ -205,7 +174,7 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
                 }
                 // A wake-up that finds nothing to do (a stale unpark, another thread was first) waits on.
                 if (viaPoller != pipe.exported || readyNow() || Thread.currentThread().isInterrupted()
-                        || (timeout > 0 && System.nanoTime() - deadline >= 0)) {
+                        || (deadline.nanos() != 0 && System.nanoTime() - deadline.nanos() >= 0)) {
                     break; // ready: the caller retries (and passes the baton if it leaves some behind)
                 }
             }
@@ -214,7 +183,6 @@ abstract sealed class KernelEnd implements PipeEnd permits KernelReadEnd, Kernel
                 pipe.parked(this, -1);
             }
         }
-        return deadline;
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.sluice.kernel;
 
+import dev.sluice.internal.Checks;
+import dev.sluice.internal.Deadline;
+
 import dev.sluice.ReadEnd;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -27,7 +30,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-        Buffers.checkArray(b, off, len);
+        Checks.checkArray(b, off, len);
         MemorySegment seg = MemorySegment.ofArray(b).asSlice(off, len);
         return (int) readLoop(len, () -> LibC.read(cell.fd, seg, len));
     }
@@ -49,7 +52,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
 
     @Override
     public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-        long total = Buffers.check(dsts, offset, length, true);
+        long total = Checks.checkBuffers(dsts, offset, length, true);
         if (Buffers.iovecable(dsts, offset, length)) {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment iov = arena.allocate((long) Math.max(1, length) * LibC.IOVEC_SIZE, 8);
@@ -83,7 +86,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
             if (len == 0) {
                 return 0;
             }
-            long deadline = 0;
+            Deadline deadline = null; // made at the first wait: a call that never waits reads no clock
             for (;;) {
                 if (cell.isClosed()) {
                     handOnIfReady();
@@ -102,10 +105,13 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
                 if (r != -LibC.EAGAIN) {
                     throw failure("read: read(2)", -r);
                 }
-                if (nonBlocking) {
+                if (isNonBlocking()) {
                     return 0;
                 }
-                deadline = await(deadline, 0, "read from an empty pipe"); // the loop's top sees a close
+                if (deadline == null) {
+                    deadline = deadline();
+                }
+                await(deadline, 0, "read from an empty pipe"); // the loop's top sees a close
             }
         } finally {
             if (count) {
@@ -137,7 +143,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
             if (fd < 0) {
                 throw failure("dup: fcntl(F_DUPFD_CLOEXEC)", -fd);
             }
-            KernelReadEnd copy = new KernelReadEnd(pipe, fd, nonBlocking, timeoutNanos);
+            KernelReadEnd copy = new KernelReadEnd(pipe, fd, isNonBlocking(), timeoutNanos());
             pipe.handleOpened(copy);
             return copy;
         } finally {
@@ -147,7 +153,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
 
     @Override
     public String toString() {
-        return "KernelReadEnd[fd " + cell.fd + (cell.isClosed() ? ", closed" : nonBlocking ? ", nonblocking" : "")
+        return "KernelReadEnd[fd " + cell.fd + (cell.isClosed() ? ", closed" : isNonBlocking() ? ", nonblocking" : "")
                 + "]";
     }
 }

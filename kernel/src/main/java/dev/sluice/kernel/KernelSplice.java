@@ -1,5 +1,8 @@
 package dev.sluice.kernel;
 
+import dev.sluice.internal.Deadline;
+import dev.sluice.internal.Failures;
+
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -7,7 +10,6 @@ import dev.sluice.BrokenPipeException;
 import dev.sluice.ReadEnd;
 import dev.sluice.WriteEnd;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.AsynchronousCloseException;
@@ -244,13 +246,13 @@ public final class KernelSplice {
                     + "a pipe)");
         }
         int f = bits(flags);
-        boolean mayWait = (f & Flag.NONBLOCK.bits) == 0 && !out.nonBlocking;
+        boolean mayWait = (f & Flag.NONBLOCK.bits) == 0 && !out.isNonBlocking();
         out.cell.acquire();
         long done = 0;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment iov = arena.allocate(LibC.IOVEC_SIZE, 8);
             long total = src.byteSize();
-            long deadline = 0;
+            Deadline deadline = out.deadline();
             while (done < total) {
                 if (done > 0 && !src.scope().isAlive()) {
                     break; // closed by another thread meanwhile: what is mapped stays, nothing more
@@ -272,7 +274,7 @@ public final class KernelSplice {
                     continue;
                 }
                 if (r == -LibC.EPIPE) {
-                    throw new BrokenPipeException("broken pipe: every read end is closed", done);
+                    throw Failures.broken(done);
                 }
                 if (r != -LibC.EAGAIN && r != 0) {
                     throw new IOException("vmsplice into " + out + " failed: " + LibC.describe((int) -r)
@@ -281,7 +283,7 @@ public final class KernelSplice {
                 if (!mayWait) {
                     break;
                 }
-                deadline = out.await(deadline, done, "vmsplice into a full pipe");
+                out.await(deadline, done, "vmsplice into a full pipe");
             }
             return done;
         } finally {
@@ -323,7 +325,7 @@ public final class KernelSplice {
 
     /** Loops that run to end-of-stream need a handle that waits: refused first, before any byte moves. */
     private static void requireBlocking(KernelEnd e) {
-        if (e.nonBlocking) {
+        if (e.isNonBlocking()) {
             throw new IllegalBlockingModeException();
         }
     }
@@ -388,8 +390,8 @@ public final class KernelSplice {
             to.cell.acquire();
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment off = offset < 0 ? MemorySegment.NULL : arena.allocateFrom(JAVA_LONG, offset);
-                boolean mayWait = (flags & Flag.NONBLOCK.bits) == 0 && !in.nonBlocking;
-                long deadline = 0;
+                boolean mayWait = (flags & Flag.NONBLOCK.bits) == 0 && !in.isNonBlocking();
+                Deadline deadline = in.deadline();
                 for (;;) {
                     closedCheck(in);
                     if (len == 0) {
@@ -415,9 +417,9 @@ public final class KernelSplice {
                     }
                     // Which side is not ready? The pipe (empty) or, for a socket, the socket (full).
                     if (to.socket && (LibC.pollNow(in.fd(), LibC.POLLIN) & (LibC.POLLIN | LibC.POLLHUP)) != 0) {
-                        deadline = awaitOther(in, to.cell, LibC.EPOLLOUT, deadline, "splice into a full socket");
+                        awaitOther(to.cell, LibC.EPOLLOUT, deadline, "splice into a full socket");
                     } else {
-                        deadline = in.await(deadline, 0, "splice from an empty pipe");
+                        in.await(deadline, 0, "splice from an empty pipe");
                     }
                 }
             } finally {
@@ -438,8 +440,8 @@ public final class KernelSplice {
             from.cell.acquire();
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment off = offset < 0 ? MemorySegment.NULL : arena.allocateFrom(JAVA_LONG, offset);
-                boolean mayWait = (flags & Flag.NONBLOCK.bits) == 0 && !out.nonBlocking;
-                long deadline = 0;
+                boolean mayWait = (flags & Flag.NONBLOCK.bits) == 0 && !out.isNonBlocking();
+                Deadline deadline = out.deadline();
                 for (;;) {
                     closedCheck(out);
                     if (len == 0) {
@@ -455,7 +457,7 @@ public final class KernelSplice {
                         return -1;
                     }
                     if (r == -LibC.EPIPE) {
-                        throw new BrokenPipeException("broken pipe: every read end is closed", 0);
+                        throw Failures.broken(0);
                     }
                     if (r != -LibC.EAGAIN) {
                         throw failure("splice from " + from + " to " + out, r);
@@ -464,9 +466,9 @@ public final class KernelSplice {
                         return 0;
                     }
                     if (from.socket && (LibC.pollNow(out.fd(), LibC.POLLOUT) & (LibC.POLLOUT | LibC.POLLERR)) != 0) {
-                        deadline = awaitOther(out, from.cell, LibC.EPOLLIN, deadline, "splice from an empty socket");
+                        awaitOther(from.cell, LibC.EPOLLIN, deadline, "splice from an empty socket");
                     } else {
-                        deadline = out.await(deadline, 0, "splice into a full pipe");
+                        out.await(deadline, 0, "splice into a full pipe");
                     }
                 }
             } finally {
@@ -485,8 +487,9 @@ public final class KernelSplice {
         try {
             out.cell.acquire();
             try {
-                boolean mayWait = (flags & Flag.NONBLOCK.bits) == 0 && !in.nonBlocking && !out.nonBlocking;
-                long deadline = 0;
+                boolean mayWait = (flags & Flag.NONBLOCK.bits) == 0 && !in.isNonBlocking() && !out.isNonBlocking();
+                Deadline dataDeadline = in.deadline();
+                Deadline roomDeadline = out.deadline();
                 for (;;) {
                     closedCheck(in);
                     closedCheck(out);
@@ -518,9 +521,9 @@ public final class KernelSplice {
                     }
                     int rev = LibC.pollNow(in.fd(), LibC.POLLIN);
                     if ((rev & (LibC.POLLIN | LibC.POLLHUP)) == 0) {
-                        deadline = in.await(deadline, 0, (tee ? "tee" : "splice") + " from an empty pipe");
+                        in.await(dataDeadline, 0, (tee ? "tee" : "splice") + " from an empty pipe");
                     } else {
-                        deadline = out.await(deadline, 0, (tee ? "tee" : "splice") + " into a full pipe");
+                        out.await(roomDeadline, 0, (tee ? "tee" : "splice") + " into a full pipe");
                     }
                 }
             } finally {
@@ -539,24 +542,15 @@ public final class KernelSplice {
         }
     }
 
-    /** Waits for a socket, with the pipe end's interrupt and timeout rules. */
-    private static long awaitOther(KernelEnd end, FdCell other, int events, long deadline, String what)
-            throws IOException {
+    /** Waits for a socket, with the pipe end's interrupt and timeout rules (its {@code deadline}). */
+    private static void awaitOther(FdCell other, int events, Deadline deadline, String what) throws IOException {
         if (Thread.currentThread().isInterrupted()) {
-            InterruptedIOException e = new InterruptedIOException("interrupted: " + what
-                    + " (the thread's interrupt status is still set)");
-            throw e;
+            throw Failures.interrupted(what, 0);
         }
-        long timeout = end.timeoutNanos;
-        if (timeout > 0) {
-            if (deadline == 0) {
-                deadline = System.nanoTime() + timeout;
-            } else if (System.nanoTime() - deadline >= 0) {
-                throw new dev.sluice.PipeTimeoutException(what + " timed out", 0);
-            }
+        if (deadline.expired()) {
+            throw Failures.timedOut(what, 0);
         }
-        other.park(timeout > 0 ? deadline : 0, events);
-        return deadline;
+        other.park(deadline.nanos(), events);
     }
 
     private static IOException failure(String what, long r) {

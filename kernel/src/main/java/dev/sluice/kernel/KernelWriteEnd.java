@@ -1,6 +1,9 @@
 package dev.sluice.kernel;
 
-import dev.sluice.BrokenPipeException;
+import dev.sluice.internal.Checks;
+import dev.sluice.internal.Deadline;
+import dev.sluice.internal.Failures;
+
 import dev.sluice.WriteEnd;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -34,7 +37,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
 
     @Override
     public int write(byte[] b, int off, int len) throws IOException {
-        Buffers.checkArray(b, off, len);
+        Checks.checkArray(b, off, len);
         MemorySegment seg = MemorySegment.ofArray(b).asSlice(off, len);
         return (int) writeLoop(len, done -> LibC.write(cell.fd, seg.asSlice(done), len - done));
     }
@@ -55,7 +58,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
 
     @Override
     public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        long total = Buffers.check(srcs, offset, length, false);
+        long total = Checks.checkBuffers(srcs, offset, length, false);
         try (Arena arena = Arena.ofConfined()) {
             if (Buffers.iovecable(srcs, offset, length)) {
                 MemorySegment iov = arena.allocate((long) Math.max(1, length) * LibC.IOVEC_SIZE, 8);
@@ -94,7 +97,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
             if (total == 0) {
                 return 0; // Linux: a zero-length write returns 0 before looking at readers (no EPIPE)
             }
-            long deadline = 0;
+            Deadline deadline = null; // made at the first wait: a call that never waits reads no clock
             for (;;) {
                 if (cell.isClosed()) {
                     // Closed by another thread during this call: the close came first, so store nothing more,
@@ -106,13 +109,13 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                     return done;
                 }
                 long r = attempt.applyAsLong(done);
-                count |= r != -LibC.EPIPE || deadline != 0 || done != 0;
+                count |= r != -LibC.EPIPE || deadline != null || done != 0;
                 if (r >= 0) {
                     if (r > 0) {
                         pipe.stored(this); // before any wait below: readers must not wait for our return
                     }
                     done += r;
-                    if (done >= total || nonBlocking) {
+                    if (done >= total || isNonBlocking()) {
                         return done;
                     }
                     if (r == 0) {
@@ -121,20 +124,19 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                     // A nonblocking write stores all that fits, so a partial count means the pipe is full
                     // now: wait at once instead of a retry that would only return EAGAIN. (The wait polls
                     // once before parking, so room made meanwhile, or a broken pipe, is not missed.)
-                    deadline = await(deadline, done, "write to a full pipe");
+                    deadline = awaitRoom(deadline, done);
                     continue;
                 }
                 if (r == -LibC.EPIPE) {
-                    throw new BrokenPipeException(done == 0 ? "broken pipe: every read end is closed"
-                            : "broken pipe: every read end closed after " + done + " bytes of this write", done);
+                    throw Failures.broken(done);
                 }
                 if (r != -LibC.EAGAIN) {
                     throw failure("write: write(2)", -r);
                 }
-                if (nonBlocking) {
+                if (isNonBlocking()) {
                     return done;
                 }
-                deadline = await(deadline, done, "write to a full pipe"); // the loop's top sees a close
+                deadline = awaitRoom(deadline, done); // the loop's top sees a close
             }
         } finally {
             if (count) {
@@ -142,6 +144,13 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
             }
             cell.release();
         }
+    }
+
+    /** Waits for room, making the call's deadline at its first wait; @return the deadline */
+    private Deadline awaitRoom(Deadline deadline, long done) throws IOException {
+        Deadline d = deadline == null ? deadline() : deadline;
+        await(d, done, "write to a full pipe");
+        return d;
     }
 
     @Override
@@ -195,7 +204,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                     throw failure("dup: fcntl(F_DUPFD_CLOEXEC)", -fd);
                 }
             }
-            KernelWriteEnd copy = new KernelWriteEnd(pipe, fd, nonBlocking, timeoutNanos, packetMode);
+            KernelWriteEnd copy = new KernelWriteEnd(pipe, fd, isNonBlocking(), timeoutNanos(), packetMode);
             pipe.handleOpened(copy);
             return copy;
         } finally {
@@ -205,7 +214,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
 
     @Override
     public String toString() {
-        return "KernelWriteEnd[fd " + cell.fd + (cell.isClosed() ? ", closed" : nonBlocking ? ", nonblocking" : "")
+        return "KernelWriteEnd[fd " + cell.fd + (cell.isClosed() ? ", closed" : isNonBlocking() ? ", nonblocking" : "")
                 + (packetMode ? ", packet mode" : "") + "]";
     }
 }

@@ -1,0 +1,47 @@
+package dev.sluice.internal.sync;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * {@link dev.sluice.policy.LockStrategy#MUTEX}: a non-fair {@link ReentrantLock} that a platform thread
+ * finding it held keeps trying for a bounded time before it queues and parks, like the optimistic spinning of
+ * Linux's {@code pipe->mutex}. Critical sections are a copy of at most a caller's buffer, a few microseconds;
+ * parking and being woken costs tens of microseconds on a virtual machine, so a holder that is running is
+ * worth waiting out. Virtual threads go straight to the queue: one that parks unmounts cheaply, and one that
+ * spins holds a carrier the holder or others may need.
+ */
+public final class SpinningMutex extends ReentrantLock {
+    private static final long serialVersionUID = 1L;
+
+    private final long spinNanos;
+
+    /** @param spinNanos how long a platform thread that finds the lock held tries before it parks; 0: at once */
+    public SpinningMutex(long spinNanos) {
+        this.spinNanos = spinNanos;
+    }
+
+    @Override
+    public void lock() {
+        if (!tryLock() && !spinFor()) {
+            super.lock();
+        }
+    }
+
+    /** @return whether the lock was taken within the spin */
+    private boolean spinFor() {
+        long limit = Thread.currentThread().isVirtual() ? 0 : spinNanos;
+        if (limit <= 0) {
+            return false;
+        }
+        long start = System.nanoTime();
+        for (int i = 1; ; i++) {
+            Thread.onSpinWait();
+            if (!isLocked() && tryLock()) {
+                return true;
+            }
+            if ((i & 63) == 0 && System.nanoTime() - start >= limit) {
+                return false;
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.sluice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.ConformanceSupport.Running;
+import dev.sluice.ConformanceSupport.ThreadKind;
+import dev.sluice.policy.SpinPolicy;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A splice, tee, gift or transfer that waits shows in the counters exactly as a read or write that waits:
+ * every call waits through the one blocking protocol, which counts a wait that ended spinning
+ * ({@code spunWaits}) and feeds the spin budget, for every kind of call alike.
+ *
+ * <p>Each test is a ping-pong of {@value #ROUNDS} rounds between the call, on a platform thread whose pipe
+ * spins up to a millisecond before it parks, and the main thread, which gives it the data or room it waits
+ * for a moment later; nearly every wait ends in the spin, and the test asks for one.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WaitCountingTest {
+    private static final int ROUNDS = 200;
+
+    private static Pipe spinning(int capacity) {
+        return Pipe.open(PipeOptions.builder().capacity(capacity).spinBeforePark(Duration.ofMillis(1))
+                .spinPolicy(SpinPolicy.FIXED).build());
+    }
+
+    @Test
+    void aSpliceWaitingForDataIsCounted() throws Exception {
+        Pipe a = spinning(65536);
+        Pipe b = spinning(65536);
+        Running<Long> s = ConformanceSupport.start(ThreadKind.PLATFORM, () -> {
+            long n = 0;
+            for (int i = 0; i < ROUNDS; i++) {
+                n += Splice.splice(a.reader(), b.writer(), 1);
+            }
+            return n;
+        });
+        for (int i = 0; i < ROUNDS; i++) {
+            a.writer().write(new byte[] {(byte) i});
+            assertThat(ConformanceSupport.readFully(b.reader(), 1)[0]).isEqualTo((byte) i);
+        }
+        assertThat(s.join()).isEqualTo(ROUNDS);
+        assertThat(a.counters().spunWaits()).as("splice waits on the source's readers' queue").isPositive();
+    }
+
+    @Test
+    void aTeeWaitingForRoomIsCounted() throws Exception {
+        Pipe a = spinning(65536);
+        Pipe b = spinning(4096);
+        a.writer().write(new byte[] {42});
+        Running<Long> t = ConformanceSupport.start(ThreadKind.PLATFORM, () -> {
+            long n = 0;
+            for (int i = 0; i < ROUNDS; i++) {
+                n += Splice.tee(a.reader(), b.writer(), 1);
+            }
+            return n;
+        });
+        for (int i = 0; i < ROUNDS; i++) {
+            assertThat(ConformanceSupport.readFully(b.reader(), 1)[0]).isEqualTo((byte) 42);
+        }
+        assertThat(t.join()).isEqualTo(ROUNDS);
+        assertThat(b.counters().spunWaits()).as("tee waits on the target's writers' queue").isPositive();
+    }
+
+    @Test
+    void aGiftWaitingForRoomIsCounted() throws Exception {
+        Pipe b = spinning(4096);
+        Running<Long> g = ConformanceSupport.start(ThreadKind.PLATFORM, () -> {
+            long n = 0;
+            for (int i = 0; i < ROUNDS; i++) {
+                n += Splice.gift(b.writer(), ByteBuffer.wrap(new byte[] {(byte) i}));
+            }
+            return n;
+        });
+        for (int i = 0; i < ROUNDS; i++) {
+            assertThat(ConformanceSupport.readFully(b.reader(), 1)[0]).isEqualTo((byte) i);
+        }
+        assertThat(g.join()).isEqualTo(ROUNDS);
+        assertThat(b.counters().spunWaits()).isPositive();
+    }
+
+    @Test
+    void aTransferToWaitingForDataIsCounted() throws Exception {
+        Pipe a = spinning(65536);
+        Pipe c = spinning(65536);
+        Running<Long> t = ConformanceSupport.start(ThreadKind.PLATFORM, () -> {
+            long n = 0;
+            for (int i = 0; i < ROUNDS; i++) {
+                n += Splice.transferTo(a.reader(), c.writer(), 1);
+            }
+            return n;
+        });
+        for (int i = 0; i < ROUNDS; i++) {
+            a.writer().write(new byte[] {(byte) i});
+            assertThat(ConformanceSupport.readFully(c.reader(), 1)[0]).isEqualTo((byte) i);
+        }
+        assertThat(t.join()).isEqualTo(ROUNDS);
+        assertThat(a.counters().spunWaits()).isPositive();
+    }
+
+    @Test
+    void aTransferFromWaitingForRoomIsCounted() throws Exception {
+        Pipe b = spinning(4096);
+        Pipe c = spinning(65536);
+        byte[] data = ConformanceSupport.pattern(ROUNDS);
+        c.writer().write(data);
+        Running<Long> t = ConformanceSupport.start(ThreadKind.PLATFORM, () -> {
+            long n = 0;
+            for (int i = 0; i < ROUNDS; i++) {
+                n += Splice.transferFrom(c.reader(), b.writer(), 1);
+            }
+            return n;
+        });
+        for (int i = 0; i < ROUNDS; i++) {
+            assertThat(ConformanceSupport.readFully(b.reader(), 1)[0]).isEqualTo(data[i]);
+        }
+        assertThat(t.join()).isEqualTo(ROUNDS);
+        assertThat(b.counters().spunWaits()).isPositive();
+    }
+}

@@ -1,0 +1,38 @@
+package dev.sluice.internal.engine;
+
+import dev.sluice.Pipe;
+import dev.sluice.PipeEnd;
+import dev.sluice.internal.sync.SpinBudget;
+
+/**
+ * White-box access to an in-process pipe's engine for tests of what only the engine can show (a spin budget's
+ * state, the pending readiness futures, the lock). Test code only.
+ */
+public final class EngineProbe {
+    private EngineProbe() {
+    }
+
+    private static PipeCore core(Pipe p) {
+        return ((InProcessEnd) p.reader()).core();
+    }
+
+    /** @return the spin budget of the pipe's readers' queue */
+    public static SpinBudget readerBudget(Pipe p) {
+        return core(p).readerQueue().spinBudget();
+    }
+
+    /** @return readiness futures the pipe of {@code end} still holds */
+    public static int pendingReadiness(PipeEnd end) {
+        return ((InProcessEnd) end).core().pendingReadiness();
+    }
+
+    /** Takes the pipe's lock, as a call would (for tests of contention). */
+    public static void lock(Pipe p) {
+        core(p).lock();
+    }
+
+    /** Releases the pipe's lock. */
+    public static void unlock(Pipe p) {
+        core(p).unlock();
+    }
+}
