@@ -116,13 +116,17 @@ public final class KernelProcessBuilder {
      * @return this builder
      */
     public KernelProcessBuilder clearEnv() {
-        env = new Environment(Map.of());
+        if (env == null) {
+            env = new Environment(Map.of());
+        } else {
+            env.clear();
+        }
         return this;
     }
 
     /**
      * The child gets this JVM's environment, the default (undoes {@link #putEnv}, {@link #removeEnv} and
-     * {@link #clearEnv}).
+     * {@link #clearEnv}; a map {@link #environment()} returned before is no longer the child's).
      *
      * @return this builder
      */
@@ -143,6 +147,26 @@ public final class KernelProcessBuilder {
         public String put(String name, String value) {
             check(name, value);
             return map.put(name, value);
+        }
+
+        @Override
+        public String get(Object name) {
+            return map.get(name);
+        }
+
+        @Override
+        public boolean containsKey(Object name) {
+            return map.containsKey(name);
+        }
+
+        @Override
+        public String remove(Object name) {
+            return map.remove(name);
+        }
+
+        @Override
+        public void clear() {
+            map.clear();
         }
 
         @Override
