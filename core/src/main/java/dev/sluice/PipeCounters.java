@@ -22,8 +22,8 @@ package dev.sluice;
  */
 public record PipeCounters(long bytesWritten, long bytesRead, long writeCalls, long readCalls,
                            long readerWaits, long writerWaits, long readerWakeups, long writerWakeups,
-                           long emptyWakeups, long spunWaits, long lockContended, long pagesFromPool, long pagesAllocated,
-                           int peakSlotsUsed) {
+                           long emptyWakeups, long spunWaits, long lockContended, long pagesFromPool,
+                           long pagesAllocated, int peakSlotsUsed) {
 
     /** @return the counters on a few lines, for people */
     @Override
@@ -32,7 +32,8 @@ public record PipeCounters(long bytesWritten, long bytesRead, long writeCalls, l
                 "bytes    written %,d  read %,d%n"
                         + "calls    write %,d  read %,d%n"
                         + "waits    writers %,d  readers %,d%n"
-                        + "wakeups  to writers %,d  to readers %,d  found nothing to do %,d  waits ended by spinning %,d%n"
+                        + "wakeups  to writers %,d  to readers %,d  found nothing to do %,d"
+                        + "  waits ended by spinning %,d%n"
                         + "lock     contended %,d%n"
                         + "pages    from pool %,d  allocated %,d  peak slots used %d",
                 bytesWritten, bytesRead, writeCalls, readCalls, writerWaits, readerWaits, writerWakeups,

@@ -49,6 +49,13 @@ public final class PipeOptions {
 
     /** The default {@link Builder#wakePolicy}: Linux's current rule. */
     public static final WakePolicy DEFAULT_WAKE_POLICY = WakePolicy.FULL_AND_FREED;
+    /** The default {@link Builder#readerWakePolicy}: Linux's rule since 2019 ({@link ReaderWakePolicy#ON_EMPTY}). */
+    public static final ReaderWakePolicy DEFAULT_READER_WAKE_POLICY = ReaderWakePolicy.ON_EMPTY;
+    /**
+     * The default {@link Builder#poolPages}: -1, which keeps twice as many spare pages as the ring has slots
+     * (see the builder method for why).
+     */
+    public static final int DEFAULT_POOL_PAGES = -1;
     /** The default {@link Builder#lockStrategy}. */
     public static final LockStrategy DEFAULT_LOCK_STRATEGY = LockStrategy.MUTEX;
     /**
@@ -271,7 +278,7 @@ public final class PipeOptions {
         private boolean nonBlockingRead;
         private boolean nonBlockingWrite;
         private boolean timestamps;
-        private int poolPages = -1;
+        private int poolPages = DEFAULT_POOL_PAGES;
         private PipeAccounting accounting;
         private WakePolicy wakePolicy = SystemDefaults.JVM.wakePolicy;
         private ReaderWakePolicy readerWakePolicy = SystemDefaults.JVM.readerWakePolicy;
@@ -412,7 +419,7 @@ public final class PipeOptions {
         }
 
         /**
-         * When a writer wakes a reader blocked on an empty pipe. Default {@link ReaderWakePolicy#ON_EMPTY}.
+         * When a writer wakes a reader blocked on an empty pipe. Default {@link #DEFAULT_READER_WAKE_POLICY}.
          *
          * @param policy the rule
          * @return this builder
@@ -550,7 +557,8 @@ public final class PipeOptions {
 
         SystemDefaults(Properties p) {
             wakePolicy = parse(p, "sluice.wakePolicy", WakePolicy.class, DEFAULT_WAKE_POLICY);
-            readerWakePolicy = parse(p, "sluice.readerWakePolicy", ReaderWakePolicy.class, ReaderWakePolicy.ON_EMPTY);
+            readerWakePolicy = parse(p, "sluice.readerWakePolicy", ReaderWakePolicy.class,
+                    DEFAULT_READER_WAKE_POLICY);
             waitDiscipline = parse(p, "sluice.waitDiscipline", WaitDiscipline.class, DEFAULT_WAIT_DISCIPLINE);
             lockStrategy = parse(p, "sluice.lockStrategy", LockStrategy.class, DEFAULT_LOCK_STRATEGY);
             spinPolicy = parse(p, "sluice.spinPolicy", SpinPolicy.class, DEFAULT_SPIN_POLICY);

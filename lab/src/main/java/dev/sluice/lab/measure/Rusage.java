@@ -69,12 +69,12 @@ public final class Rusage {
         }
     }
 
-    /** @return empty if getrusage works here, else why not */
+    /** {@return empty if getrusage works here, else why not} */
     public static Optional<String> available() {
         return Optional.ofNullable(WHY_NOT);
     }
 
-    /** @return the reading, or empty when getrusage is not available */
+    /** {@return the reading, or empty when getrusage is not available} */
     public static Optional<Sample> read(int who) {
         if (GETRUSAGE == null) {
             return Optional.empty();

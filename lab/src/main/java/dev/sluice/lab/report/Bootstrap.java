@@ -1,6 +1,7 @@
 package dev.sluice.lab.report;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -53,7 +54,8 @@ public final class Bootstrap {
      * @param hi    the 97.5th percentile
      */
     public record Ratio(double ratio, double lo, double hi) {
-        static final Ratio NONE = new Ratio(Double.NaN, Double.NaN, Double.NaN);
+        /** No ratio: a side was empty or not positive. */
+        public static final Ratio NONE = new Ratio(Double.NaN, Double.NaN, Double.NaN);
 
         public boolean defined() {
             return !Double.isNaN(ratio);
@@ -70,6 +72,64 @@ public final class Bootstrap {
             }
             return lo >= floor ? Verdict.WITHIN : Verdict.NOISE;
         }
+    }
+
+    /**
+     * The median with a 95 % percentile-bootstrap interval of its own: the values resampled with replacement,
+     * the 2.5th and 97.5th percentiles of the resampled medians. For the whiskers of the report's bars.
+     *
+     * @param values the repetitions
+     * @return {median, lo, hi}; all NaN for no values; lo = hi = the median for fewer than {@link #MIN_REPS}
+     */
+    public static double[] medianInterval(double[] values) {
+        double m = median(values);
+        if (values.length < MIN_REPS) {
+            return new double[] {m, m, m};
+        }
+        Random random = new Random(SEED);
+        double[] meds = new double[RESAMPLES];
+        double[] into = new double[values.length];
+        for (int i = 0; i < RESAMPLES; i++) {
+            meds[i] = resampledMedian(values, into, random);
+        }
+        Arrays.sort(meds);
+        return new double[] {m, percentile(meds, 0.025), percentile(meds, 0.975)};
+    }
+
+    /**
+     * The geometric mean of several independent ratios with a bootstrap interval: each side of each ratio
+     * resampled independently, as {@link #betterBy(double[], double[], boolean)} does for one. For an
+     * experiment measured at several sizes that claims one effect over all of them.
+     *
+     * @param references    each case's reference values
+     * @param candidates    each case's candidate values
+     * @param lowerIsBetter the metric's direction
+     * @return the geometric mean of the cases' better-by with its interval, {@link Ratio#NONE} if any is undefined
+     */
+    public static Ratio pooled(List<double[]> references, List<double[]> candidates, boolean lowerIsBetter) {
+        int k = references.size();
+        double logSum = 0;
+        for (int c = 0; c < k; c++) {
+            double r = ratio(median(references.get(c)), median(candidates.get(c)), lowerIsBetter);
+            if (Double.isNaN(r)) {
+                return Ratio.NONE;
+            }
+            logSum += Math.log(r);
+        }
+        Random random = new Random(SEED);
+        double[] pooled = new double[RESAMPLES];
+        for (int i = 0; i < RESAMPLES; i++) {
+            double s = 0;
+            for (int c = 0; c < k; c++) {
+                double[] a = references.get(c);
+                double[] b = candidates.get(c);
+                s += Math.log(ratio(resampledMedian(a, new double[a.length], random),
+                        resampledMedian(b, new double[b.length], random), lowerIsBetter));
+            }
+            pooled[i] = Math.exp(s / k);
+        }
+        Arrays.sort(pooled);
+        return new Ratio(Math.exp(logSum / k), percentile(pooled, 0.025), percentile(pooled, 0.975));
     }
 
     /** The median; the mean of the middle two for an even count; NaN for none. */
@@ -97,7 +157,8 @@ public final class Bootstrap {
      * @return {@link Ratio#NONE} (NaN) when a side is empty or a median is not positive, where a ratio means
      *         nothing
      */
-    public static Ratio betterBy(double[] reference, double[] candidate, boolean lowerIsBetter, int resamples, long seed) {
+    public static Ratio betterBy(double[] reference, double[] candidate, boolean lowerIsBetter, int resamples,
+                                 long seed) {
         double point = ratio(median(reference), median(candidate), lowerIsBetter);
         if (Double.isNaN(point)) {
             return Ratio.NONE;
@@ -107,7 +168,8 @@ public final class Bootstrap {
         double[] a = new double[reference.length];
         double[] b = new double[candidate.length];
         for (int i = 0; i < resamples; i++) {
-            ratios[i] = ratio(resampledMedian(reference, a, random), resampledMedian(candidate, b, random), lowerIsBetter);
+            ratios[i] = ratio(resampledMedian(reference, a, random), resampledMedian(candidate, b, random),
+                    lowerIsBetter);
         }
         Arrays.sort(ratios);
         return new Ratio(point, percentile(ratios, 0.025), percentile(ratios, 0.975));

@@ -128,7 +128,8 @@ public final class Tables {
             }
             out.append(render(table));
             out.append(medianTable(e.getKey(), runs, cols, rows, base));
-            out.append(String.format("%s: context switches per run, voluntary/involuntary (whole process)%n", e.getKey()));
+            out.append(String.format("%s: context switches per run, voluntary/involuntary (whole process)%n",
+                    e.getKey()));
             List<List<String>> cs = withHeader(cols);
             for (String row : rows) {
                 List<String> line = new ArrayList<>();
@@ -142,7 +143,8 @@ public final class Tables {
             out.append(render(cs));
             for (Run r : runs) {
                 if (r.ok() && r.summary().containsKey("counter.writerWakeups")) {
-                    out.append(String.format("  counters %s %s: waits r/w %s/%s, wake-ups to r/w %s/%s, found nothing %s, "
+                    out.append(String.format("  counters %s %s: waits r/w %s/%s, wake-ups to r/w %s/%s, "
+                                    + "found nothing %s, "
                                     + "lock contended %s (mean per run)%n", rowKey(r).trim(), r.target(),
                             count(mean(r, "counter.readerWaits")), count(mean(r, "counter.writerWaits")),
                             count(mean(r, "counter.readerWakeups")), count(mean(r, "counter.writerWakeups")),

@@ -29,12 +29,12 @@ public interface PipeHandle extends AutoCloseable {
     /** Closes the read side: blocked writers fail with a broken pipe. Idempotent. */
     void closeReader() throws IOException;
 
-    /** @return the pipe's own counters by name, or an empty map when the target keeps none */
+    /** {@return the pipe's own counters by name, or an empty map when the target keeps none} */
     default Map<String, Long> counters() {
         return Map.of();
     }
 
-    /** @return this pipe's zero-copy calls, if the target has them */
+    /** {@return this pipe's zero-copy calls, if the target has them} */
     default java.util.Optional<ZeroCopy> zeroCopy() {
         return java.util.Optional.empty();
     }

@@ -26,6 +26,6 @@ public interface ZeroCopy {
      */
     long discard(long max) throws IOException;
 
-    /** @return how the calls are made, for the run's note (e.g. {@code Splice.tee + Splice.transferTo}) */
+    /** {@return how the calls are made, for the run's note (e.g. {@code Splice.tee + Splice.transferTo})} */
     String how();
 }

@@ -20,7 +20,7 @@ public enum ThreadKind {
                 return k;
             }
         }
-        throw new IllegalArgumentException("threads must be platform or virtual, was '" + s + "'");
+        throw new IllegalArgumentException("--threads: must be platform, virtual or both, got '" + s + "'");
     }
 
     @Override

@@ -12,11 +12,20 @@ public final class Workloads {
     private Workloads() {
     }
 
+    /** The most bytes a workload may be asked to move: 1 TiB. */
+    public static final long MAX_BYTES = 1L << 40;
+
+    /** {@return every workload, in the order the lab lists and runs them} */
     public static List<Workload> all() {
         return List.of(new Hackbench(), new PingPong(), new Jobserver(), new NonBlock(), new PipeBench(),
                 new Pipen(), new Tee());
     }
 
+    /**
+     * @param name a workload's name, case-insensitive
+     * @return the workload
+     * @throws IllegalArgumentException naming the choices
+     */
     public static Workload byName(String name) {
         for (Workload w : all()) {
             if (w.name().equalsIgnoreCase(name)) {
@@ -27,7 +36,11 @@ public final class Workloads {
                 + String.join(", ", all().stream().map(Workload::name).toList()));
     }
 
-    /** Every combination of the parameter lists, in order, as one map per case. */
+    /**
+     * @param params the parameters
+     * @param values each parameter's values (a missing one takes its defaults)
+     * @return every combination of the parameter lists, in order, as one map per case
+     */
     public static List<Map<String, Long>> cases(List<Param> params, Map<String, List<Long>> values) {
         List<Map<String, Long>> out = new ArrayList<>();
         out.add(new LinkedHashMap<>());
