@@ -32,6 +32,7 @@ class BadArgumentsTest {
                 Arguments.of(new String[] {"run", "pipen", "--target", ""}, "--target: needs at least one of"),
                 Arguments.of(new String[] {"run", "pipen", "--json", "/dev/null/r.json"}, "--json: cannot"),
                 Arguments.of(new String[] {"run", "pipen", "--html", "/proc/version/r.html"}, "--html: cannot"),
+                Arguments.of(new String[] {"run", "pipen", "--jfr", "/dev/null/r.jfr"}, "--jfr: cannot"),
                 Arguments.of(new String[] {"run", "pipen", "--jmh-json", "/dev/null/j.json"}, "--jmh-json: cannot"),
                 // the rest of the options
                 Arguments.of(new String[] {"run", "pipen", "--bytes", "1k", "--size", "4k"}, "--bytes must be at least "

@@ -53,7 +53,8 @@ public final class CompareCommand implements Callable<Integer> {
             plans.addAll(Runner.plan(w, WorkloadArgs.parse(List.of(w), c.quick, List.of()).get(0), cs,
                     c.threadKinds()));
         }
-        var runs = new Runner(c.warmup, c.reps, c.progress(spec.commandLine().getErr())).run(plans);
+        var runs = c.reports.recorded(spec.commandLine().getErr(),
+                () -> new Runner(c.warmup, c.reps, c.progress(spec.commandLine().getErr())).run(plans));
         List<String> command = new ArrayList<>(List.of("lab", "compare"));
         if (c.quick) {
             command.add("--quick");

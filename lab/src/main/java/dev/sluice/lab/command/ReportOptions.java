@@ -29,6 +29,9 @@ public class ReportOptions {
     @Option(names = "--jmh-json", paramLabel = "FILE",
             description = "write the results in JMH's JSON result format (for JMH tools and jmh.morethan.io)")
     Path jmhJson;
+    @Option(names = "--jfr", paramLabel = "FILE",
+            description = "record the runs with JDK Flight Recorder, Sluice's events (dev.sluice.*) enabled, into FILE")
+    Path jfr;
     @Option(names = "--quiet", description = "no progress on stderr")
     boolean quiet;
     @Option(names = "--wide", description = "the wide tables: means, medians and context switches, a column per "
@@ -40,6 +43,48 @@ public class ReportOptions {
         Outputs.checkWritable(json, "--json");
         Outputs.checkWritable(html, "--html");
         Outputs.checkWritable(jmhJson, "--jmh-json");
+        Outputs.checkWritable(jfr, "--jfr");
+    }
+
+    /** Work whose result a session reports. */
+    @FunctionalInterface
+    interface Work<T> {
+        /** @return the result */
+        T run() throws IOException;
+    }
+
+    /**
+     * Does {@code work} under a Flight Recorder recording if {@code --jfr} asks for one: the JDK's default
+     * settings with Sluice's events enabled (waits of 10 µs and longer, wake-ups, resizes, broken pipes),
+     * written to the file afterwards, also if the work fails.
+     *
+     * @param err  stderr, for the "wrote" line
+     * @param work the runs
+     * @param <T>  what they give
+     * @return what they gave
+     * @throws IOException if the work fails, or the recording cannot be set up or written
+     */
+    <T> T recorded(PrintWriter err, Work<T> work) throws IOException {
+        if (jfr == null) {
+            return work.run();
+        }
+        try (jdk.jfr.Recording r = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("default"))) {
+            for (String event : new String[] {"PipeWait", "PipeWakeup", "PipeCapacityChange", "PipeBroken"}) {
+                r.enable("dev.sluice." + event);
+            }
+            r.start();
+            try {
+                return work.run();
+            } finally {
+                r.stop();
+                r.dump(jfr);
+                if (!quiet) {
+                    err.println("lab: wrote " + jfr);
+                }
+            }
+        } catch (java.text.ParseException e) {
+            throw new IOException("the JDK's default Flight Recorder settings cannot be read", e);
+        }
     }
 
     /** {@return one updating line on a terminal, plain lines otherwise, nothing with --quiet} */

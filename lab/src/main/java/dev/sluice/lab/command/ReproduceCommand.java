@@ -77,7 +77,8 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
         reports.check();
         List<Runner.Plan> plans = Reproducer.plan(chosen, quick);
-        List<Run> runs = new Runner(warmup, n, reports.progress(spec.commandLine().getErr())).run(plans);
+        List<Run> runs = reports.recorded(spec.commandLine().getErr(),
+                () -> new Runner(warmup, n, reports.progress(spec.commandLine().getErr())).run(plans));
         List<Finding> findings = Reproducer.findings(chosen, runs, machine);
         List<String> command = new ArrayList<>(List.of("lab", "reproduce"));
         if (quick) {

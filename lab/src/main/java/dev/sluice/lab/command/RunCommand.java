@@ -61,7 +61,8 @@ public final class RunCommand implements Callable<Integer> {
             plans.addAll(Runner.plan(ws.get(i), values.get(i), cols.contenders(), c.threadKinds()));
         }
         // One Runner for all of them, so the repetitions interleave across workloads as in compare.
-        var runs = new Runner(c.warmup, c.reps, c.progress(spec.commandLine().getErr())).run(plans);
+        var runs = c.reports.recorded(spec.commandLine().getErr(),
+                () -> new Runner(c.warmup, c.reps, c.progress(spec.commandLine().getErr())).run(plans));
         var r = Session.results(List.of("lab", "run", workload), c.machine, c.warmup, c.reps, cols.baseline(), runs,
                 List.of());
         return Session.finish(r, c.reports, spec.commandLine().getOut(), spec.commandLine().getErr());
