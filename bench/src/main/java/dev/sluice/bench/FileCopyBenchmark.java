@@ -80,7 +80,8 @@ public class FileCopyBenchmark {
         while (done < SIZE) {
             long n = KernelSplice.splice(in, done, pipe.writer(), SIZE - done, EnumSet.of(KernelSplice.Flag.MOVE));
             for (long left = n; left > 0; ) {
-                left -= KernelSplice.splice(pipe.reader(), out, done + (n - left), left, EnumSet.of(KernelSplice.Flag.MOVE));
+                left -= KernelSplice.splice(pipe.reader(), out, done + (n - left), left,
+                        EnumSet.of(KernelSplice.Flag.MOVE));
             }
             done += n;
         }
