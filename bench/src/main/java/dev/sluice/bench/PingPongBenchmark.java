@@ -30,6 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public abstract class PingPongBenchmark {
     static final int ROUNDS = 1000;
 
+    /** Which threads the two sides run on: {@code platform}, or {@code virtual} (see {@link Threads#run}). */
     @Param({"platform", "virtual"})
     public String threads;
 
@@ -39,8 +40,17 @@ public abstract class PingPongBenchmark {
     private volatile Throwable echoFailure;
     private final byte[] token = new byte[1];
 
+    /** For the subclasses, one per kind of pipe. */
+    protected PingPongBenchmark() {
+    }
+
     abstract Transport open() throws Exception;
 
+    /**
+     * Opens the two pipes and starts the echo thread, which sends every byte back one higher.
+     *
+     * @throws Exception if a pipe cannot be opened
+     */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         there = open();
@@ -58,6 +68,12 @@ public abstract class PingPongBenchmark {
         });
     }
 
+    /**
+     * Bounces the token {@link #ROUNDS} times, checking each reply.
+     *
+     * @throws Exception if a read or write fails
+     * @throws IllegalStateException if the echo sent back anything but the token plus one
+     */
     @Benchmark
     @OperationsPerInvocation(ROUNDS)
     public void roundTrip() throws Exception {
@@ -72,6 +88,12 @@ public abstract class PingPongBenchmark {
         });
     }
 
+    /**
+     * Closes the pipes, which ends the echo thread, and reports its failure if it had one.
+     *
+     * @throws Exception if closing fails
+     * @throws IllegalStateException if the echo thread failed
+     */
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
         there.closeWriter();
@@ -85,12 +107,17 @@ public abstract class PingPongBenchmark {
 
     /** Sluice's in-process pipe; the wake policy does not matter for one byte, the lock and the spin do. */
     public static class Sluice extends PingPongBenchmark {
+        /** The lock strategy: {@code mutex} or {@code spin}. */
         @Param({"mutex", "spin"})
         public String lock;
 
         /** Microseconds a waiting thread spins before it parks; "a20": the adaptive spin policy, at most 20 µs. */
         @Param({"0", "5", "20", "50", "a20"})
         public String spinMicros;
+
+        /** Run by JMH. */
+        public Sluice() {
+        }
 
         @Override
         Transport open() {
@@ -104,6 +131,10 @@ public abstract class PingPongBenchmark {
      */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
     public static class Kernel extends PingPongBenchmark {
+        /** Run by JMH. */
+        public Kernel() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Transport.kernel();
@@ -112,6 +143,10 @@ public abstract class PingPongBenchmark {
 
     /** The kernel pipe, through {@code java.nio.channels.Pipe}. */
     public static class Nio extends PingPongBenchmark {
+        /** Run by JMH. */
+        public Nio() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Transport.nio();

@@ -36,9 +36,11 @@ public abstract class ThroughputBenchmark {
     /** Bytes per invocation. */
     static final int BATCH = 4 << 20;
 
+    /** Bytes per write call. */
     @Param({"100", "4096", "65536"})
     public int writeSize;
 
+    /** Which threads the two sides run on: {@code platform}, or {@code virtual} (see {@link Threads#run}). */
     @Param({"platform", "virtual"})
     public String threads;
 
@@ -49,8 +51,17 @@ public abstract class ThroughputBenchmark {
     private long written;
     private byte[] data;
 
+    /** For the subclasses, one per kind of pipe. */
+    protected ThroughputBenchmark() {
+    }
+
     abstract Transport open() throws Exception;
 
+    /**
+     * Opens the pipe and starts the reader, which drains it until the writer closes at tear-down.
+     *
+     * @throws Exception if the pipe cannot be opened
+     */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         transport = open();
@@ -73,6 +84,11 @@ public abstract class ThroughputBenchmark {
         });
     }
 
+    /**
+     * Writes {@link #BATCH} bytes in writes of {@code writeSize}, from the benchmark thread or a virtual one.
+     *
+     * @throws Exception if a write fails
+     */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void stream() throws Exception {
@@ -87,6 +103,12 @@ public abstract class ThroughputBenchmark {
         written += BATCH;
     }
 
+    /**
+     * Closes the write side, waits for the reader to see end-of-stream, and checks its count.
+     *
+     * @throws Exception if closing fails
+     * @throws IllegalStateException if the reader failed, or read other than what was written
+     */
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
         transport.closeWriter();
@@ -102,15 +124,21 @@ public abstract class ThroughputBenchmark {
 
     /** Sluice's in-process pipe, over every wake policy, lock strategy and spin before parking. */
     public static class Sluice extends ThroughputBenchmark {
+        /** The wake policy: when a read wakes a writer blocked on a full pipe. */
         @Param({"always", "half-empty", "full-at-start", "full-and-freed", "adaptive"})
         public String policy;
 
+        /** The lock strategy: {@code mutex} or {@code spin}. */
         @Param({"mutex", "spin"})
         public String lock;
 
         /** Microseconds a waiting thread spins before it parks; "a20": the adaptive spin policy, at most 20 µs. */
         @Param({"0", "20", "a20"})
         public String spinMicros;
+
+        /** Run by JMH. */
+        public Sluice() {
+        }
 
         @Override
         Transport open() {
@@ -124,6 +152,10 @@ public abstract class ThroughputBenchmark {
      */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
     public static class Kernel extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public Kernel() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Transport.kernel();
@@ -132,6 +164,10 @@ public abstract class ThroughputBenchmark {
 
     /** The kernel pipe, through {@code java.nio.channels.Pipe}. */
     public static class Nio extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public Nio() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Transport.nio();
