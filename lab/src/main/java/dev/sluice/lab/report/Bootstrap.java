@@ -171,8 +171,8 @@ public final class Bootstrap {
      * @param lowerIsBetter true for a time, false for a throughput
      * @param resamples     how many bootstrap ratios the interval is taken from
      * @param seed          the seed of the resampling, so that the same values always give the same interval
-     * @return the ratio of medians with its 95 % interval; {@link Ratio#NONE} (NaN) when a side is empty or a median is not positive, where a ratio means
-     *         nothing
+     * @return the ratio of medians with its 95 % interval; {@link Ratio#NONE} (NaN) when a side is empty or a
+     *         median is not positive, where a ratio means nothing
      */
     public static Ratio betterBy(double[] reference, double[] candidate, boolean lowerIsBetter, int resamples,
                                  long seed) {
