@@ -143,7 +143,7 @@ public final class PipeOptions {
         this.pageMemory = b.pageMemory;
     }
 
-    /** @return a 64 KiB blocking pipe without timestamps or accounting */
+    /** {@return a 64 KiB blocking pipe without timestamps or accounting} */
     public static PipeOptions defaults() {
         PipeOptions d = defaults;
         if (d == null) {
@@ -154,7 +154,9 @@ public final class PipeOptions {
     }
 
     /**
-     * @return a builder starting from the defaults
+     * A builder starting from the defaults: the built-in ones, or the JVM's {@code sluice.*} properties.
+     *
+     * @return a new builder
      * @throws IllegalArgumentException once per JVM, the first time, if a {@code sluice.*} property names no
      *                                  accepted value (see the class documentation)
      */
@@ -163,7 +165,7 @@ public final class PipeOptions {
         return new Builder();
     }
 
-    /** @return a builder starting from these options */
+    /** {@return a builder starting from these options} */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.capacity = capacity;
@@ -184,77 +186,77 @@ public final class PipeOptions {
         return b;
     }
 
-    /** @return initial capacity in bytes, a power-of-two number of pages */
+    /** {@return initial capacity in bytes, a power-of-two number of pages} */
     public int capacity() {
         return capacity;
     }
 
-    /** @return the largest capacity {@link Pipe#setCapacity} accepts, in bytes */
+    /** {@return the largest capacity {@link Pipe#setCapacity} accepts, in bytes} */
     public int maxCapacity() {
         return maxCapacity;
     }
 
-    /** @return whether the write end starts in packet mode ({@code O_DIRECT}) */
+    /** {@return whether the write end starts in packet mode ({@code O_DIRECT})} */
     public boolean packetMode() {
         return packetMode;
     }
 
-    /** @return whether the read end starts nonblocking */
+    /** {@return whether the read end starts nonblocking} */
     public boolean nonBlockingRead() {
         return nonBlockingRead;
     }
 
-    /** @return whether the write end starts nonblocking */
+    /** {@return whether the write end starts nonblocking} */
     public boolean nonBlockingWrite() {
         return nonBlockingWrite;
     }
 
-    /** @return whether reads and writes record access and modification times ({@link Pipe#stat()}) */
+    /** {@return whether reads and writes record access and modification times ({@link Pipe#stat()})} */
     public boolean timestamps() {
         return timestamps;
     }
 
-    /** @return spare pages the pipe keeps for reuse; -1 means as many as the ring has slots */
+    /** {@return spare pages the pipe keeps for reuse; -1 means as many as the ring has slots} */
     public int poolPages() {
         return poolPages;
     }
 
-    /** @return the shared page account, or null */
+    /** {@return the shared page account, or null} */
     public PipeAccounting accounting() {
         return accounting;
     }
 
-    /** @return when a reader wakes a blocked writer */
+    /** {@return when a reader wakes a blocked writer} */
     public WakePolicy wakePolicy() {
         return wakePolicy;
     }
 
-    /** @return when a writer wakes a blocked reader */
+    /** {@return when a writer wakes a blocked reader} */
     public ReaderWakePolicy readerWakePolicy() {
         return readerWakePolicy;
     }
 
-    /** @return how many waiters one wake-up reaches */
+    /** {@return how many waiters one wake-up reaches} */
     public WaitDiscipline waitDiscipline() {
         return waitDiscipline;
     }
 
-    /** @return what guards the ring */
+    /** {@return what guards the ring} */
     public LockStrategy lockStrategy() {
         return lockStrategy;
     }
 
-    /** @return how long a thread that must wait spins on its condition before it parks */
+    /** {@return how long a thread that must wait spins on its condition before it parks} */
     public Duration spinBeforePark() {
         return Duration.ofNanos(spinBeforeParkNanos);
     }
 
-    /** @return how much of {@link #spinBeforePark()} a waiting thread spins: all of it, or a learnt part */
+    /** {@return how much of {@link #spinBeforePark()} a waiting thread spins: all of it, or a learnt part} */
     public SpinPolicy spinPolicy() {
         return spinPolicy;
     }
 
-    /** @return where the pipe's own pages live: on the heap, or in direct memory */
+    /** {@return where the pipe's own pages live: on the heap, or in direct memory} */
     public PageMemory pageMemory() {
         return pageMemory;
     }
@@ -503,7 +505,8 @@ public final class PipeOptions {
         }
 
         /**
-         * @return the options
+         * {@return the options}
+         *
          * @throws IllegalArgumentException if the capacity exceeds the maximum capacity
          */
         public PipeOptions build() {

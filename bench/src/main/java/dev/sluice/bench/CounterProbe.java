@@ -35,6 +35,7 @@ public final class CounterProbe {
         long total = Long.parseLong(args[3]);
         Pipe p = Pipe.open(options);
         byte[] data = new byte[writeSize];
+        Threads.Side side = Threads.side(threads);
         for (int round = 0; round < 3; round++) {
             p.resetCounters();
             Thread reader = Threads.start(threads, () -> {
@@ -49,7 +50,7 @@ public final class CounterProbe {
                 }
             });
             long t0 = System.nanoTime();
-            Threads.run(threads, () -> {
+            side.run(() -> {
                 for (long left = total; left > 0; ) {
                     int n = (int) Math.min(left, writeSize);
                     p.writer().write(data, 0, n);
@@ -65,6 +66,7 @@ public final class CounterProbe {
                         c.readCalls(), c.readerWaits(), c.writerWaits(), c.spunWaits(), c.lockContended());
             }
         }
+        side.close();
         p.writer().close();
         p.reader().close();
     }

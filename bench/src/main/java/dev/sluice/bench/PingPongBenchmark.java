@@ -19,7 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A 1-byte token bounced between two threads through two pipes: lmbench {@code lat_pipe}, perf bench sched
  * pipe. The score is the time of one round trip (two wake-ups unless a spin catches the token). Each byte is
- * checked on its way back.
+ * checked on its way back. {@code busy} threads keep the cores busy beside the two sides ({@link Busy}).
+ * The peers flush after every write, as a user who cares about latency does ({@link Peers}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -34,6 +35,12 @@ public abstract class PingPongBenchmark {
     @Param({"platform", "virtual"})
     public String threads;
 
+    /** Busy threads beside the benchmark: 0 for an idle machine, 2 for a busy one (two cores here). */
+    @Param({"0", "2"})
+    public int busy;
+
+    private Busy busyThreads;
+    private Threads.Side side;
     private Transport there;
     private Transport back;
     private Thread echo;
@@ -66,6 +73,8 @@ public abstract class PingPongBenchmark {
                 echoFailure = t;
             }
         });
+        side = Threads.side(threads);
+        busyThreads = Busy.start(busy);
     }
 
     /**
@@ -77,7 +86,7 @@ public abstract class PingPongBenchmark {
     @Benchmark
     @OperationsPerInvocation(ROUNDS)
     public void roundTrip() throws Exception {
-        Threads.run(threads, () -> {
+        side.run(() -> {
             for (int i = 0; i < ROUNDS; i++) {
                 byte sent = token[0];
                 there.write(token, 0, 1);
@@ -96,12 +105,47 @@ public abstract class PingPongBenchmark {
      */
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
+        busyThreads.stop();
+        side.close();
         there.closeWriter();
         echo.join();
         there.close();
         back.close();
         if (echoFailure != null) {
             throw new IllegalStateException("echo thread failed", echoFailure);
+        }
+    }
+
+    /** Sluice's in-process pipe as {@code Pipe.open()} makes it, which the peers are measured against. */
+    public static class SluiceDefault extends PingPongBenchmark {
+        @Override
+        Transport open() {
+            return Transport.sluice(dev.sluice.PipeOptions.defaults());
+        }
+    }
+
+    /** {@code PipedInputStream}/{@code PipedOutputStream}, 64 KiB, a flush after every write. */
+    public static class JdkPiped extends PingPongBenchmark {
+        @Override
+        Transport open() throws Exception {
+            return Peers.jdkPiped(true);
+        }
+    }
+
+    /** Okio's {@code Pipe} through buffered ends, a flush after every write. */
+    public static class Okio extends PingPongBenchmark {
+        @Override
+        Transport open() {
+            return Peers.okio(true);
+        }
+    }
+
+    /** Agrona's {@code OneToOneRingBuffer}: polls, cannot block. */
+    @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
+    public static class Agrona extends PingPongBenchmark {
+        @Override
+        Transport open() {
+            return Peers.agrona();
         }
     }
 

@@ -130,12 +130,12 @@ public enum WakePolicy implements Aliased {
      */
     public abstract boolean wakeOnFree(int occupancyBefore, int maxUsage, int writerNeed);
 
-    /** @return whether a read that started on a full ring wakes a writer when it leaves, freed or not */
+    /** {@return whether a read that started on a full ring wakes a writer when it leaves, freed or not} */
     public boolean wakeIfFullAtStart() {
         return false;
     }
 
-    /** @return whether blocked writers must state their need ({@link #ADAPTIVE}) */
+    /** {@return whether blocked writers must state their need ({@link #ADAPTIVE})} */
     public boolean usesWriterNeed() {
         return false;
     }
@@ -159,6 +159,8 @@ public enum WakePolicy implements Aliased {
 
 
     /**
+     * The policy of that name; the same as {@link Aliased#parse}.
+     *
      * @param alias a name as returned by {@link #alias()} or the constant's name, any case
      * @return the policy
      * @throws IllegalArgumentException if no policy has that name

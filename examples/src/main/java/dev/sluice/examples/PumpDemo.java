@@ -65,7 +65,7 @@ public final class PumpDemo {
         if (last != null) {
             out.println();
             out.println("Counters of the last run:");
-            out.println(last.counters());
+            out.println(last.counters().toMultilineString());
         }
         out.println();
         out.println("Every run: bytes read == bytes written" + (runs.get(0).verify() ? ", content verified" : "")

@@ -222,13 +222,17 @@ public final class PipeCore extends PipePadAfter {
             return 0; // Linux: a zero-length write returns 0 before looking at readers (no EPIPE)
         }
         lock();
-        if (total > FAST_WRITE_MAX || end.isClosed() || readers() == 0) {
-            return WriteCall.start(this, end, src, base, count, total, false, 0, false);
-        }
         boolean wasEmpty = ring.isEmpty();
-        long done = storePages(end, src, base, count, mergeRemainder(src, base, count, total), total);
-        if (done < total) {
-            return WriteCall.start(this, end, src, base, count, total, true, done, wasEmpty);
+        long done;
+        try {
+            done = total > FAST_WRITE_MAX || end.isClosed() || readers() == 0 ? -1
+                    : storePages(end, src, base, count, mergeRemainder(src, base, count, total), total);
+        } catch (RuntimeException | Error e) {
+            unlock(); // a caller's buffer that changed under us, or no memory for a page
+            throw e;
+        }
+        if (done != total) { // the lock goes with the call, which lets go of it on every path
+            return WriteCall.start(this, end, src, base, count, total, done >= 0, Math.max(done, 0), wasEmpty);
         }
         countWrite(done);
         unlock();
@@ -251,14 +255,18 @@ public final class PipeCore extends PipePadAfter {
             return 0;
         }
         lock();
-        if (end.isClosed() || ring.isEmpty() || readHeld() || SlotClaim.claimable(ring, total) > 0) {
-            return ReadCall.start(this, end, dst, base, count, total);
-        }
         boolean fullAtStart = ring.isFull();
         int before = ring.occupancy();
-        long done = takeBytes(dst, base, count, 0, total);
-        if (done < 0) {
-            return ReadCall.start(this, end, dst, base, count, total); // a broken gift first in line
+        long done;
+        try {
+            boolean slow = end.isClosed() || ring.isEmpty() || readHeld() || SlotClaim.claimable(ring, total) > 0;
+            done = slow ? -1 : takeBytes(dst, base, count, 0, total);
+        } catch (RuntimeException | Error e) {
+            unlock(); // a caller's buffer that changed under us
+            throw e;
+        }
+        if (done < 0) { // a wait, a claim, or a broken gift first in line: the lock goes with the call
+            return ReadCall.start(this, end, dst, base, count, total);
         }
         boolean wakeWriter = writersToWake(before, fullAtStart);
         countRead(done);
