@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public abstract class PingPongBenchmark {
     static final int ROUNDS = 1000;
 
-    /** Which threads the two sides run on: {@code platform}, or {@code virtual} (see {@link Threads#run}). */
+    /** Which threads the two sides run on: {@code platform}, or {@code virtual} (one each for the whole trial). */
     @Param({"platform", "virtual"})
     public String threads;
 
@@ -54,7 +54,8 @@ public abstract class PingPongBenchmark {
     abstract Transport open() throws Exception;
 
     /**
-     * Opens the two pipes and starts the echo thread, which sends every byte back one higher.
+     * Opens the two pipes, starts the echo thread (which sends every byte back one higher), the measured side
+     * and the busy threads.
      *
      * @throws Exception if a pipe cannot be opened
      */
@@ -98,7 +99,8 @@ public abstract class PingPongBenchmark {
     }
 
     /**
-     * Closes the pipes, which ends the echo thread, and reports its failure if it had one.
+     * Stops the busy threads and the measured side, closes the pipes, which ends the echo thread, and reports
+     * its failure if it had one.
      *
      * @throws Exception if closing fails
      * @throws IllegalStateException if the echo thread failed
@@ -118,6 +120,10 @@ public abstract class PingPongBenchmark {
 
     /** Sluice's in-process pipe as {@code Pipe.open()} makes it, which the peers are measured against. */
     public static class SluiceDefault extends PingPongBenchmark {
+        /** Run by JMH. */
+        public SluiceDefault() {
+        }
+
         @Override
         Transport open() {
             return Transport.sluice(dev.sluice.PipeOptions.defaults());
@@ -126,6 +132,10 @@ public abstract class PingPongBenchmark {
 
     /** {@code PipedInputStream}/{@code PipedOutputStream}, 64 KiB, a flush after every write. */
     public static class JdkPiped extends PingPongBenchmark {
+        /** Run by JMH. */
+        public JdkPiped() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Peers.jdkPiped(true);
@@ -134,6 +144,10 @@ public abstract class PingPongBenchmark {
 
     /** Okio's {@code Pipe} through buffered ends, a flush after every write. */
     public static class Okio extends PingPongBenchmark {
+        /** Run by JMH. */
+        public Okio() {
+        }
+
         @Override
         Transport open() {
             return Peers.okio(true);
@@ -143,6 +157,10 @@ public abstract class PingPongBenchmark {
     /** Agrona's {@code OneToOneRingBuffer}: polls, cannot block. */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
     public static class Agrona extends PingPongBenchmark {
+        /** Run by JMH. */
+        public Agrona() {
+        }
+
         @Override
         Transport open() {
             return Peers.agrona();

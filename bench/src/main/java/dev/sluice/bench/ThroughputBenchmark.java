@@ -46,7 +46,7 @@ public abstract class ThroughputBenchmark {
     @Param({"100", "4096", "65536"})
     public int writeSize;
 
-    /** Which threads the two sides run on: {@code platform}, or {@code virtual} (see {@link Threads#run}). */
+    /** Which threads the two sides run on: {@code platform}, or {@code virtual} (one each for the whole trial). */
     @Param({"platform", "virtual"})
     public String threads;
 
@@ -73,7 +73,8 @@ public abstract class ThroughputBenchmark {
     abstract Transport open() throws Exception;
 
     /**
-     * Opens the pipe and starts the reader, which drains it until the writer closes at tear-down.
+     * Opens the pipe, starts the reader (which drains and checks it until the writer closes at tear-down), the
+     * writing side and the busy threads.
      *
      * @throws Exception if the pipe cannot be opened
      */
@@ -132,10 +133,12 @@ public abstract class ThroughputBenchmark {
     }
 
     /**
-     * Closes the write side, waits for the reader to see end-of-stream, and checks its count.
+     * Stops the busy threads and the writing side, closes the write side, waits for the reader to see
+     * end-of-stream, and checks its count.
      *
      * @throws Exception if closing fails
-     * @throws IllegalStateException if the reader failed, or read other than what was written
+     * @throws IllegalStateException if the reader failed (wrong bytes included), or read other than what was
+     *         written
      */
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
@@ -154,6 +157,10 @@ public abstract class ThroughputBenchmark {
 
     /** Sluice's in-process pipe as {@code Pipe.open()} makes it: the defaults, which the peers are measured against. */
     public static class SluiceDefault extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public SluiceDefault() {
+        }
+
         @Override
         Transport open() {
             return Transport.sluice(dev.sluice.PipeOptions.defaults());
@@ -162,6 +169,10 @@ public abstract class ThroughputBenchmark {
 
     /** {@code PipedInputStream}/{@code PipedOutputStream}, 64 KiB, streaming without a flush per write. */
     public static class JdkPiped extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public JdkPiped() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Peers.jdkPiped(false);
@@ -170,6 +181,10 @@ public abstract class ThroughputBenchmark {
 
     /** Okio's {@code Pipe}, 64 KiB, through buffered ends, streaming without a flush per write. */
     public static class Okio extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public Okio() {
+        }
+
         @Override
         Transport open() {
             return Peers.okio(false);
@@ -179,6 +194,10 @@ public abstract class ThroughputBenchmark {
     /** Agrona's {@code OneToOneRingBuffer}, 1 MiB, a message per write: polls, cannot block. */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
     public static class Agrona extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public Agrona() {
+        }
+
         @Override
         Transport open() {
             return Peers.agrona();
