@@ -22,6 +22,12 @@ public final class CounterProbe {
     private CounterProbe() {
     }
 
+    /**
+     * Runs the three rounds and prints a line for each of the last two.
+     *
+     * @param args writeSize, spinMicros, threads and bytes per round, as above
+     * @throws Exception if a write fails, or the wait for the reader is interrupted
+     */
     public static void main(String[] args) throws Exception {
         int writeSize = Integer.parseInt(args[0]);
         PipeOptions options = SluiceConfig.options("full-and-freed", "mutex", args[1]);

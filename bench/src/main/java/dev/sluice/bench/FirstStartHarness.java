@@ -41,6 +41,9 @@ public final class FirstStartHarness {
     }
 
     /**
+     * Measures the modes over {@code forks} fresh JVMs and prints each median and the ratios; or, in a child
+     * JVM, takes one sample.
+     *
      * @param args {@code [forks]} to measure, or {@code child MODE} (one sample, printed in nanoseconds)
      * @throws Throwable if a child JVM or the sample fails
      */

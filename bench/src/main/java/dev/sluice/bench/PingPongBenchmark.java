@@ -31,6 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public abstract class PingPongBenchmark {
     static final int ROUNDS = 1000;
 
+    /** Which threads the two sides run on: {@code platform}, or {@code virtual} (one each for the whole trial). */
     @Param({"platform", "virtual"})
     public String threads;
 
@@ -46,8 +47,18 @@ public abstract class PingPongBenchmark {
     private volatile Throwable echoFailure;
     private final byte[] token = new byte[1];
 
+    /** For the subclasses, one per kind of pipe. */
+    protected PingPongBenchmark() {
+    }
+
     abstract Transport open() throws Exception;
 
+    /**
+     * Opens the two pipes, starts the echo thread (which sends every byte back one higher), the measured side
+     * and the busy threads.
+     *
+     * @throws Exception if a pipe cannot be opened
+     */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         there = open();
@@ -67,6 +78,12 @@ public abstract class PingPongBenchmark {
         busyThreads = Busy.start(busy);
     }
 
+    /**
+     * Bounces the token {@link #ROUNDS} times, checking each reply.
+     *
+     * @throws Exception if a read or write fails
+     * @throws IllegalStateException if the echo sent back anything but the token plus one
+     */
     @Benchmark
     @OperationsPerInvocation(ROUNDS)
     public void roundTrip() throws Exception {
@@ -81,6 +98,13 @@ public abstract class PingPongBenchmark {
         });
     }
 
+    /**
+     * Stops the busy threads and the measured side, closes the pipes, which ends the echo thread, and reports
+     * its failure if it had one.
+     *
+     * @throws Exception if closing fails
+     * @throws IllegalStateException if the echo thread failed
+     */
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
         busyThreads.stop();
@@ -96,6 +120,10 @@ public abstract class PingPongBenchmark {
 
     /** Sluice's in-process pipe as {@code Pipe.open()} makes it, which the peers are measured against. */
     public static class SluiceDefault extends PingPongBenchmark {
+        /** Run by JMH. */
+        public SluiceDefault() {
+        }
+
         @Override
         Transport open() {
             return Transport.sluice(dev.sluice.PipeOptions.defaults());
@@ -104,6 +132,10 @@ public abstract class PingPongBenchmark {
 
     /** {@code PipedInputStream}/{@code PipedOutputStream}, 64 KiB, a flush after every write. */
     public static class JdkPiped extends PingPongBenchmark {
+        /** Run by JMH. */
+        public JdkPiped() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Peers.jdkPiped(true);
@@ -112,6 +144,10 @@ public abstract class PingPongBenchmark {
 
     /** Okio's {@code Pipe} through buffered ends, a flush after every write. */
     public static class Okio extends PingPongBenchmark {
+        /** Run by JMH. */
+        public Okio() {
+        }
+
         @Override
         Transport open() {
             return Peers.okio(true);
@@ -121,6 +157,10 @@ public abstract class PingPongBenchmark {
     /** Agrona's {@code OneToOneRingBuffer}: polls, cannot block. */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
     public static class Agrona extends PingPongBenchmark {
+        /** Run by JMH. */
+        public Agrona() {
+        }
+
         @Override
         Transport open() {
             return Peers.agrona();
@@ -129,12 +169,17 @@ public abstract class PingPongBenchmark {
 
     /** Sluice's in-process pipe; the wake policy does not matter for one byte, the lock and the spin do. */
     public static class Sluice extends PingPongBenchmark {
+        /** The lock strategy: {@code mutex} or {@code spin}. */
         @Param({"mutex", "spin"})
         public String lock;
 
         /** Microseconds a waiting thread spins before it parks; "a20": the adaptive spin policy, at most 20 µs. */
         @Param({"0", "5", "20", "50", "a20"})
         public String spinMicros;
+
+        /** Run by JMH. */
+        public Sluice() {
+        }
 
         @Override
         Transport open() {
@@ -148,6 +193,10 @@ public abstract class PingPongBenchmark {
      */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
     public static class Kernel extends PingPongBenchmark {
+        /** Run by JMH. */
+        public Kernel() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Transport.kernel();
@@ -156,6 +205,10 @@ public abstract class PingPongBenchmark {
 
     /** The kernel pipe, through {@code java.nio.channels.Pipe}. */
     public static class Nio extends PingPongBenchmark {
+        /** Run by JMH. */
+        public Nio() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Transport.nio();

@@ -26,7 +26,8 @@ final class Threads {
      */
     static Side side(String kind) {
         start(kind, () -> { }); // validates the kind
-        return new Side("virtual".equals(kind) ? Executors.newSingleThreadExecutor(Thread.ofVirtual().factory()) : null);
+        return new Side("virtual".equals(kind) ? Executors.newSingleThreadExecutor(Thread.ofVirtual().factory())
+                : null);
     }
 
     /** See {@link #side}. */

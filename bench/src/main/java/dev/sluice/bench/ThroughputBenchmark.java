@@ -42,9 +42,11 @@ public abstract class ThroughputBenchmark {
     /** Bytes per invocation. */
     static final int BATCH = 4 << 20;
 
+    /** Bytes per write call. */
     @Param({"100", "4096", "65536"})
     public int writeSize;
 
+    /** Which threads the two sides run on: {@code platform}, or {@code virtual} (one each for the whole trial). */
     @Param({"platform", "virtual"})
     public String threads;
 
@@ -64,8 +66,18 @@ public abstract class ThroughputBenchmark {
     /** Where the next write starts in {@link #data}: the stream's offset modulo {@code writeSize}. */
     private int phase;
 
+    /** For the subclasses, one per kind of pipe. */
+    protected ThroughputBenchmark() {
+    }
+
     abstract Transport open() throws Exception;
 
+    /**
+     * Opens the pipe, starts the reader (which drains and checks it until the writer closes at tear-down), the
+     * writing side and the busy threads.
+     *
+     * @throws Exception if the pipe cannot be opened
+     */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         transport = open();
@@ -100,6 +112,11 @@ public abstract class ThroughputBenchmark {
         return b;
     }
 
+    /**
+     * Writes {@link #BATCH} bytes in writes of {@code writeSize}, from the benchmark thread or a virtual one.
+     *
+     * @throws Exception if a write fails
+     */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void stream() throws Exception {
@@ -115,6 +132,14 @@ public abstract class ThroughputBenchmark {
         written += BATCH;
     }
 
+    /**
+     * Stops the busy threads and the writing side, closes the write side, waits for the reader to see
+     * end-of-stream, and checks its count.
+     *
+     * @throws Exception if closing fails
+     * @throws IllegalStateException if the reader failed (wrong bytes included), or read other than what was
+     *         written
+     */
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
         busyThreads.stop();
@@ -132,6 +157,10 @@ public abstract class ThroughputBenchmark {
 
     /** Sluice's in-process pipe as {@code Pipe.open()} makes it: the defaults, which the peers are measured against. */
     public static class SluiceDefault extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public SluiceDefault() {
+        }
+
         @Override
         Transport open() {
             return Transport.sluice(dev.sluice.PipeOptions.defaults());
@@ -140,6 +169,10 @@ public abstract class ThroughputBenchmark {
 
     /** {@code PipedInputStream}/{@code PipedOutputStream}, 64 KiB, streaming without a flush per write. */
     public static class JdkPiped extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public JdkPiped() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Peers.jdkPiped(false);
@@ -148,6 +181,10 @@ public abstract class ThroughputBenchmark {
 
     /** Okio's {@code Pipe}, 64 KiB, through buffered ends, streaming without a flush per write. */
     public static class Okio extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public Okio() {
+        }
+
         @Override
         Transport open() {
             return Peers.okio(false);
@@ -157,6 +194,10 @@ public abstract class ThroughputBenchmark {
     /** Agrona's {@code OneToOneRingBuffer}, 1 MiB, a message per write: polls, cannot block. */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
     public static class Agrona extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public Agrona() {
+        }
+
         @Override
         Transport open() {
             return Peers.agrona();
@@ -165,15 +206,21 @@ public abstract class ThroughputBenchmark {
 
     /** Sluice's in-process pipe, over every wake policy, lock strategy and spin before parking. */
     public static class Sluice extends ThroughputBenchmark {
+        /** The wake policy: when a read wakes a writer blocked on a full pipe. */
         @Param({"always", "half-empty", "full-at-start", "full-and-freed", "adaptive"})
         public String policy;
 
+        /** The lock strategy: {@code mutex} or {@code spin}. */
         @Param({"mutex", "spin"})
         public String lock;
 
         /** Microseconds a waiting thread spins before it parks; "a20": the adaptive spin policy, at most 20 µs. */
         @Param({"0", "20", "a20"})
         public String spinMicros;
+
+        /** Run by JMH. */
+        public Sluice() {
+        }
 
         @Override
         Transport open() {
@@ -187,6 +234,10 @@ public abstract class ThroughputBenchmark {
      */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
     public static class Kernel extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public Kernel() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Transport.kernel();
@@ -195,6 +246,10 @@ public abstract class ThroughputBenchmark {
 
     /** The kernel pipe, through {@code java.nio.channels.Pipe}. */
     public static class Nio extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public Nio() {
+        }
+
         @Override
         Transport open() throws Exception {
             return Transport.nio();

@@ -42,7 +42,11 @@ public final class Lab implements Callable<Integer> {
         return 0;
     }
 
-    /** @param args the command line */
+    /**
+     * Runs the lab from the command line ({@code java -jar sluice-lab-*-all.jar}) and exits with its code.
+     *
+     * @param args the command line
+     */
     public static void main(String[] args) {
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }

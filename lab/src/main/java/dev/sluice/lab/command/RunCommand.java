@@ -69,6 +69,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
+     * Lists each workload's parameters under {@code lab run --help}.
+     *
      * @return the workload parameters, for the help: they are not picocli options (each workload has its
      *         own), so picocli cannot list them by itself
      */

@@ -8,6 +8,8 @@ public final class Sizes {
     }
 
     /**
+     * Reads a size or count given on the command line.
+     *
      * @param option the option, for the message ({@code --bytes})
      * @param s      a number, optionally with k, m or g (64k = 65536), underscores allowed
      * @return the value

@@ -18,6 +18,9 @@ public final class WorkloadArgs {
     }
 
     /**
+     * Reads the workload parameters given on the command line ({@code --writers 1,2,5}), which picocli leaves
+     * unmatched because every workload has its own.
+     *
      * @param ws    the workloads of the session
      * @param quick take the quick presets where a parameter is not given
      * @param args  the unmatched arguments

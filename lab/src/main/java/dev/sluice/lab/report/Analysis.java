@@ -103,6 +103,8 @@ public record Analysis(Results results, List<WorkloadView> workloads, String sum
     }
 
     /**
+     * Works out every figure the reports show from a session's results.
+     *
      * @param results a session's results
      * @return what they say
      */

@@ -40,7 +40,11 @@ public final class Bootstrap {
             this.words = words;
         }
 
-        /** Plain words for the tables, e.g. "within 3 %". */
+        /**
+         * {@return plain words for the tables, e.g. "within 3 %"}
+         *
+         * @param tolerance the tolerance the verdict was reached against, 0.03 for 3 %
+         */
         public String words(double tolerance) {
             return String.format(java.util.Locale.ROOT, words, Math.round(tolerance * 100) + " %");
         }
@@ -57,6 +61,7 @@ public final class Bootstrap {
         /** No ratio: a side was empty or not positive. */
         public static final Ratio NONE = new Ratio(Double.NaN, Double.NaN, Double.NaN);
 
+        /** {@return whether there is a ratio at all (false for {@link #NONE})} */
         public boolean defined() {
             return !Double.isNaN(ratio);
         }
@@ -64,6 +69,9 @@ public final class Bootstrap {
         /**
          * Whether this "better by" is resolvably within {@code tolerance} (0.03 for 3 %) of 1 from below,
          * resolvably further behind, or neither.
+         *
+         * @param tolerance how far below 1 still counts as within, 0.03 for 3 %
+         * @return where the interval lies against {@code 1 - tolerance}
          */
         public Verdict verdict(double tolerance) {
             double floor = 1 - tolerance;
@@ -132,7 +140,11 @@ public final class Bootstrap {
         return new Ratio(Math.exp(logSum / k), percentile(pooled, 0.025), percentile(pooled, 0.975));
     }
 
-    /** The median; the mean of the middle two for an even count; NaN for none. */
+    /**
+     * {@return the median; the mean of the middle two for an even count; NaN for none}
+     *
+     * @param values the values, in any order (the array is not changed)
+     */
     public static double median(double[] values) {
         if (values.length == 0) {
             return Double.NaN;
@@ -154,8 +166,13 @@ public final class Bootstrap {
      * independently (the repetitions of two targets are not paired: they ran at different moments), and
      * takes the 2.5th and 97.5th percentiles of the resampled ratios.
      *
-     * @return {@link Ratio#NONE} (NaN) when a side is empty or a median is not positive, where a ratio means
-     *         nothing
+     * @param reference     the reference's repetitions
+     * @param candidate     the candidate's repetitions
+     * @param lowerIsBetter true for a time, false for a throughput
+     * @param resamples     how many bootstrap ratios the interval is taken from
+     * @param seed          the seed of the resampling, so that the same values always give the same interval
+     * @return the ratio of medians with its 95 % interval; {@link Ratio#NONE} (NaN) when a side is empty or a
+     *         median is not positive, where a ratio means nothing
      */
     public static Ratio betterBy(double[] reference, double[] candidate, boolean lowerIsBetter, int resamples,
                                  long seed) {
@@ -175,7 +192,14 @@ public final class Bootstrap {
         return new Ratio(point, percentile(ratios, 0.025), percentile(ratios, 0.975));
     }
 
-    /** {@link #betterBy(double[], double[], boolean, int, long)} with the tables' resamples and seed. */
+    /**
+     * {@link #betterBy(double[], double[], boolean, int, long)} with the tables' resamples and seed.
+     *
+     * @param reference     the reference's repetitions
+     * @param candidate     the candidate's repetitions
+     * @param lowerIsBetter true for a time, false for a throughput
+     * @return the ratio of medians with its 95 % interval, {@link Ratio#NONE} where a ratio means nothing
+     */
     public static Ratio betterBy(double[] reference, double[] candidate, boolean lowerIsBetter) {
         return betterBy(reference, candidate, lowerIsBetter, RESAMPLES, SEED);
     }

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 public interface ReportFormat {
 
     /**
+     * Writes the report in this format.
+     *
      * @param analysis what the session's results say
      * @param out      where the report goes
      * @throws IOException if writing fails
@@ -37,6 +39,8 @@ public interface ReportFormat {
     }
 
     /**
+     * Renders the report in memory, as {@link #write(Analysis, Writer)} would write it.
+     *
      * @param analysis what the session's results say
      * @return the report as a string
      */

@@ -114,6 +114,8 @@ public record Results(String schema, int version, String created, List<String> c
     }
 
     /**
+     * One figure over the repetitions of a case.
+     *
      * @param mean   arithmetic mean
      * @param median median
      * @param cv     coefficient of variation (sample standard deviation / mean), 0 for one value
@@ -121,7 +123,9 @@ public record Results(String schema, int version, String created, List<String> c
      */
     public record Summary(double mean, double median, double cv, int n) {
         /**
-         * @param values the values
+         * Sums up one figure's values.
+         *
+         * @param values the values, one per repetition
          * @return their summary (NaN for none)
          */
         public static Summary of(List<Double> values) {
@@ -152,7 +156,11 @@ public record Results(String schema, int version, String created, List<String> c
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
-    /** {@return this session as JSON (schema v1)} */
+    /**
+     * {@return this session as JSON (schema v1)}
+     *
+     * @throws IOException if Jackson cannot serialize it
+     */
     public String toJson() throws IOException {
         return mapper().writeValueAsString(this);
     }
@@ -174,6 +182,8 @@ public record Results(String schema, int version, String created, List<String> c
     }
 
     /**
+     * Reads results from JSON text, as {@link #read} does from a file.
+     *
      * @param json  results JSON
      * @param where the file name, for messages
      * @return the results

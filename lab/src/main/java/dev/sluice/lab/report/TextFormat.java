@@ -24,7 +24,11 @@ import java.util.Map;
 public final class TextFormat implements ReportFormat {
     private final boolean wide;
 
-    /** @param wide the wide layout of one column per target */
+    /**
+     * A text report in the default layout, or in the wide one.
+     *
+     * @param wide the wide layout of one column per target
+     */
     public TextFormat(boolean wide) {
         this.wide = wide;
     }

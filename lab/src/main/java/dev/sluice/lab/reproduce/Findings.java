@@ -10,6 +10,8 @@ public final class Findings {
     }
 
     /**
+     * Counts the findings by verdict, naming the experiments of each, for the last line of {@code lab reproduce}.
+     *
      * @param findings the findings
      * @return e.g. {@code Reproduced 2 of 7 (6, 7); same direction, within noise 2 (4, 5); not reproduced 3 (1, 2, 3).}
      */

@@ -53,6 +53,8 @@ public final class Reproducer {
     }
 
     /**
+     * Compares what the experiments measured here with what their sources claimed.
+     *
      * @param experiments the experiments, as planned
      * @param runs        the runs of {@link #plan}'s plans, in the same order
      * @param machine     the machine facts, for the sentence on why figures may differ

@@ -25,6 +25,9 @@ public enum Verdict {
     }
 
     /**
+     * Judges our better-by and its interval against the claim's direction: a claim that the change hurt is
+     * turned round (ratios inverted) so that one rule serves both.
+     *
      * @param expected the original's better-by (above 1: the change helped; below: it hurt)
      * @param ratio    ours
      * @param lo       its interval's lower end

@@ -27,12 +27,17 @@ public sealed interface Contender permits Contender.OnTarget, Contender.Perf {
     Map<String, String> settings();
 
     /**
+     * Describes this contender's configuration for the run's notes.
+     *
      * @param w the workload
      * @return how this contender is configured for it, in a few words
      */
     String how(Workload w);
 
     /**
+     * Says whether one case can run here before the runner tries it, so that the table shows why a cell is
+     * empty instead of an error.
+     *
      * @param w       the workload
      * @param params  the case's parameters
      * @param threads the thread kind
@@ -41,6 +46,8 @@ public sealed interface Contender permits Contender.OnTarget, Contender.Perf {
     Optional<String> cannotRun(Workload w, Map<String, Long> params, ThreadKind threads);
 
     /**
+     * Runs one repetition of one case.
+     *
      * @param w       the workload
      * @param params  the case's parameters
      * @param threads the thread kind

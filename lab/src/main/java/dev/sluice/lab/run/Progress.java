@@ -49,6 +49,8 @@ public interface Progress {
     }
 
     /**
+     * The progress for a log or a pipe: one line when each run ends, with its place in the whole.
+     *
      * @param err where the lines go
      * @return a plain line per run
      */
@@ -74,6 +76,9 @@ public interface Progress {
     }
 
     /**
+     * The progress for a terminal: one status line with the count, percentage and ETA, redrawn in place; a
+     * failed run leaves a line of its own above it.
+     *
      * @param err   the terminal
      * @param width the line's width at most, in columns
      * @return one line redrawn in place before every run
@@ -111,6 +116,8 @@ public interface Progress {
     }
 
     /**
+     * Picks the progress display: none when quiet, the redrawn line on a terminal, plain lines otherwise.
+     *
      * @param quiet    {@code --quiet}
      * @param terminal whether stderr is a terminal
      * @param err      stderr
@@ -124,6 +131,8 @@ public interface Progress {
     }
 
     /**
+     * Formats a duration for the ETA, to the second below an hour and to the minute above.
+     *
      * @param nanos a duration
      * @return it as {@code 45s}, {@code 3m05s} or {@code 1h02m}
      */

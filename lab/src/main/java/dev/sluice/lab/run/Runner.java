@@ -43,6 +43,8 @@ public final class Runner {
     private final Progress progress;
 
     /**
+     * A runner that gives every case {@code warmup} unmeasured runs, then {@code reps} measured ones.
+     *
      * @param warmup   unmeasured runs per case, at least 0
      * @param reps     measured runs per case, at least 1
      * @param progress where to show progress
@@ -57,6 +59,8 @@ public final class Runner {
     }
 
     /**
+     * Names a case for the table rows by what sets it apart from the session's other cases.
+     *
      * @param params  a case's parameters
      * @param varying each parameter's values in this session
      * @return the label of a case: the parameters that take more than one value in this session
@@ -254,6 +258,8 @@ public final class Runner {
     }
 
     /**
+     * Sums up the measured repetitions of one case for the results file and the tables.
+     *
      * @param reps the repetitions of one case
      * @return mean, median and CV of every metric, the rusage figures and the counters over the repetitions
      */

@@ -33,42 +33,83 @@ public final class Aliases {
         return Aliased.parse(type, alias, option);
     }
 
-    /** {@return every alias of the enum, in declaration order} */
+    /**
+     * {@return every alias of the enum, in declaration order}
+     *
+     * @param type the option's enum
+     * @param <E>  the enum type
+     */
     public static <E extends Enum<E> & Aliased> List<String> names(Class<E> type) {
         return Aliased.aliases(type);
     }
 
-    /** {@return the wake policy of that alias ({@code --policy})} */
+    /**
+     * {@return the wake policy of that alias ({@code --policy})}
+     *
+     * @param alias the alias, or the constant's name, case-insensitive
+     * @throws IllegalArgumentException naming {@code --policy} and the choices, for anything else
+     */
     public static WakePolicy wakePolicy(String alias) {
         return parse(WakePolicy.class, alias, "--policy");
     }
 
-    /** {@return the reader wake policy of that alias ({@code --reader-wake})} */
+    /**
+     * {@return the reader wake policy of that alias ({@code --reader-wake})}
+     *
+     * @param alias the alias, or the constant's name, case-insensitive
+     * @throws IllegalArgumentException naming {@code --reader-wake} and the choices, for anything else
+     */
     public static ReaderWakePolicy readerWakePolicy(String alias) {
         return parse(ReaderWakePolicy.class, alias, "--reader-wake");
     }
 
-    /** {@return the wait discipline of that alias ({@code --wait})} */
+    /**
+     * {@return the wait discipline of that alias ({@code --wait})}
+     *
+     * @param alias the alias, or the constant's name, case-insensitive
+     * @throws IllegalArgumentException naming {@code --wait} and the choices, for anything else
+     */
     public static WaitDiscipline waitDiscipline(String alias) {
         return parse(WaitDiscipline.class, alias, "--wait");
     }
 
-    /** {@return the lock strategy of that alias ({@code --lock})} */
+    /**
+     * {@return the lock strategy of that alias ({@code --lock})}
+     *
+     * @param alias the alias, or the constant's name, case-insensitive
+     * @throws IllegalArgumentException naming {@code --lock} and the choices, for anything else
+     */
     public static LockStrategy lockStrategy(String alias) {
         return parse(LockStrategy.class, alias, "--lock");
     }
 
-    /** {@return the page memory of that alias ({@code --page-memory})} */
+    /**
+     * {@return the page memory of that alias ({@code --page-memory})}
+     *
+     * @param alias the alias, or the constant's name, case-insensitive
+     * @throws IllegalArgumentException naming {@code --page-memory} and the choices, for anything else
+     */
     public static PageMemory pageMemory(String alias) {
         return parse(PageMemory.class, alias, "--page-memory");
     }
 
-    /** {@return the spin policy of that alias (the {@code a} prefix of {@code --spin} picks adaptive)} */
+    /**
+     * {@return the spin policy of that alias (the {@code a} prefix of {@code --spin} picks adaptive)}
+     *
+     * @param alias the alias, or the constant's name, case-insensitive
+     * @throws IllegalArgumentException naming {@code --spin} and the choices, for anything else
+     */
     public static SpinPolicy spinPolicy(String alias) {
         return parse(SpinPolicy.class, alias, "--spin");
     }
 
-    /** {@return {@code on}/{@code off} (also true/false, yes/no) as a boolean ({@code --timestamps})} */
+    /**
+     * {@return {@code on}/{@code off} (also true/false, yes/no) as a boolean ({@code --timestamps})}
+     *
+     * @param s      the value, case-insensitive
+     * @param option the command-line option it came from, for the message
+     * @throws IllegalArgumentException naming the option, for any other value
+     */
     public static boolean onOff(String s, String option) {
         return switch (s.trim().toLowerCase(Locale.ROOT)) {
             case "on", "true", "yes" -> true;

@@ -49,6 +49,8 @@ public enum Family {
     }
 
     /**
+     * Reads a family's name from the command line.
+     *
      * @param s a family's alias, case-insensitive ({@code piped} is accepted for {@code jdk-piped})
      * @return the family
      * @throws IllegalArgumentException naming the choices

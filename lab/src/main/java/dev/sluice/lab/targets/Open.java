@@ -8,7 +8,11 @@ package dev.sluice.lab.targets;
  * @param traffic     streaming or messages, for targets whose users buffer and flush
  */
 public record Open(int capacity, boolean nonBlocking, Traffic traffic) {
-    /** {@return a blocking pipe of the default size carrying {@code traffic}} */
+    /**
+     * {@return a blocking pipe of the default size carrying {@code traffic}}
+     *
+     * @param traffic streaming or messages
+     */
     public static Open blocking(Traffic traffic) {
         return new Open(0, false, traffic);
     }

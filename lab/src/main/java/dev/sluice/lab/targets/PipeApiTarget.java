@@ -22,6 +22,8 @@ public class PipeApiTarget implements Target {
      */
     public interface ZeroCopyCalls {
         /**
+         * Duplicates queued bytes of one pipe into another without consuming them ({@code tee(2)}).
+         *
          * @param from the pipe to duplicate from
          * @param to   the pipe to duplicate into
          * @param max  bytes at most
@@ -31,6 +33,8 @@ public class PipeApiTarget implements Target {
         long tee(ReadEnd from, WriteEnd to, long max) throws IOException;
 
         /**
+         * Consumes queued bytes of a pipe without copying them anywhere (a splice to {@code /dev/null}).
+         *
          * @param from the pipe to consume from
          * @param max  bytes at most
          * @return bytes consumed, -1 at end-of-stream
@@ -46,6 +50,8 @@ public class PipeApiTarget implements Target {
     @FunctionalInterface
     public interface Factory {
         /**
+         * Opens one pipe for a workload.
+         *
          * @param capacity    bytes, 0 for the default
          * @param nonBlocking both ends nonblocking
          * @return a new pipe
@@ -63,6 +69,8 @@ public class PipeApiTarget implements Target {
     private final ZeroCopyCalls zeroCopy;
 
     /**
+     * A target that opens its pipes with {@code factory}.
+     *
      * @param family   the target's family
      * @param id       its name in tables
      * @param how      how it is configured, for the tables

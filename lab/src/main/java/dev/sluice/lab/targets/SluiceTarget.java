@@ -18,6 +18,8 @@ public final class SluiceTarget {
     public static final Caps CAPS = new Caps(true, true, true, true, null, null);
 
     /**
+     * The Sluice target of one variant, named by {@link SluiceVariant#id()}.
+     *
      * @param v every option of the pipe
      * @return the target that opens pipes of that variant
      */

@@ -52,47 +52,84 @@ public record SluiceVariant(WakePolicy wake, ReaderWakePolicy readerWake, WaitDi
                 PipeOptions.DEFAULT_PAGE_MEMORY, PipeOptions.DEFAULT_POOL_PAGES, 0);
     }
 
-    /** {@return this variant with another writer wake policy} */
+    /**
+     * {@return this variant with another writer wake policy}
+     *
+     * @param p the writer wake policy, for {@code --policy}
+     */
     public SluiceVariant withWake(WakePolicy p) {
         return new SluiceVariant(p, readerWake, waits, lock, timestamps, spin, memory, poolPages, capacity);
     }
 
-    /** {@return this variant with another reader wake policy} */
+    /**
+     * {@return this variant with another reader wake policy}
+     *
+     * @param p the reader wake policy, for {@code --reader-wake}
+     */
     public SluiceVariant withReaderWake(ReaderWakePolicy p) {
         return new SluiceVariant(wake, p, waits, lock, timestamps, spin, memory, poolPages, capacity);
     }
 
-    /** {@return this variant with heap or direct pages} */
+    /**
+     * {@return this variant with heap or direct pages}
+     *
+     * @param m where the pages live, for {@code --page-memory}
+     */
     public SluiceVariant withMemory(PageMemory m) {
         return new SluiceVariant(wake, readerWake, waits, lock, timestamps, spin, m, poolPages, capacity);
     }
 
-    /** {@return this variant with another default capacity (0 for the library's)} */
+    /**
+     * {@return this variant with another default capacity (0 for the library's)}
+     *
+     * @param bytes the capacity of the pipes a workload opens at their default size, 0 for the
+     *              library's 64 KiB
+     */
     public SluiceVariant withCapacity(int bytes) {
         return new SluiceVariant(wake, readerWake, waits, lock, timestamps, spin, memory, poolPages, bytes);
     }
 
-    /** {@return this variant with another wait discipline} */
+    /**
+     * {@return this variant with another wait discipline}
+     *
+     * @param w how many waiters one wake-up reaches, for {@code --wait}
+     */
     public SluiceVariant withWaits(WaitDiscipline w) {
         return new SluiceVariant(wake, readerWake, w, lock, timestamps, spin, memory, poolPages, capacity);
     }
 
-    /** {@return this variant with another lock} */
+    /**
+     * {@return this variant with another lock}
+     *
+     * @param l mutex or spin lock, for {@code --lock}
+     */
     public SluiceVariant withLock(LockStrategy l) {
         return new SluiceVariant(wake, readerWake, waits, l, timestamps, spin, memory, poolPages, capacity);
     }
 
-    /** {@return this variant with timestamps on or off} */
+    /**
+     * {@return this variant with timestamps on or off}
+     *
+     * @param on whether every call updates the access and modification times
+     */
     public SluiceVariant withTimestamps(boolean on) {
         return new SluiceVariant(wake, readerWake, waits, lock, on, spin, memory, poolPages, capacity);
     }
 
-    /** {@return this variant with another spin} */
+    /**
+     * {@return this variant with another spin}
+     *
+     * @param s how waiting threads spin before they park, for {@code --spin}
+     */
     public SluiceVariant withSpin(Spin s) {
         return new SluiceVariant(wake, readerWake, waits, lock, timestamps, s, memory, poolPages, capacity);
     }
 
-    /** {@return this variant with another page pool size} */
+    /**
+     * {@return this variant with another page pool size}
+     *
+     * @param pages spare pages kept for reuse, -1 for the library's default
+     */
     public SluiceVariant withPoolPages(int pages) {
         return new SluiceVariant(wake, readerWake, waits, lock, timestamps, spin, memory, pages, capacity);
     }
@@ -113,8 +150,8 @@ public record SluiceVariant(WakePolicy wake, ReaderWakePolicy readerWake, WaitDi
     }
 
     /**
-     * @return {@code sluice} for the defaults, else {@code sluice[...]} naming what differs from them, e.g.
-     *         {@code sluice[half-empty,spin=0]}
+     * {@return the target's name in tables and on the command line: {@code sluice} for the defaults, else
+     * {@code sluice[...]} naming what differs from them, e.g. {@code sluice[half-empty,spin=0]}}
      */
     public String id() {
         SluiceVariant d = defaults();
@@ -150,6 +187,8 @@ public record SluiceVariant(WakePolicy wake, ReaderWakePolicy readerWake, WaitDi
     }
 
     /**
+     * Translates this variant into the library's options for one pipe.
+     *
      * @param wanted      the capacity the workload asks for, 0 for its default
      * @param nonBlocking both ends nonblocking
      * @return the options for one pipe of this variant, every option set explicitly so that a {@code -D}

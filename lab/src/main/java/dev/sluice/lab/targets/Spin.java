@@ -21,6 +21,11 @@ public record Spin(SpinPolicy policy, long nanos) {
     /** No spin: park at once, as the kernel does. */
     public static final Spin NONE = new Spin(SpinPolicy.FIXED, 0);
 
+    /**
+     * Checks the range.
+     *
+     * @throws IllegalArgumentException if {@code nanos} is negative or above the library's longest spin
+     */
     public Spin {
         if (nanos < 0 || nanos > PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos()) {
             throw new IllegalArgumentException("--spin: " + nanos / 1000 + " µs is out of range; must be 0.."
@@ -29,6 +34,8 @@ public record Spin(SpinPolicy policy, long nanos) {
     }
 
     /**
+     * Reads the {@code --spin} notation.
+     *
      * @param s {@code 0}, a number of microseconds with or without {@code us}, or {@code a} and a number
      * @return the setting
      * @throws IllegalArgumentException with the accepted forms, for anything else
@@ -68,7 +75,12 @@ public record Spin(SpinPolicy policy, long nanos) {
         return Duration.ofNanos(nanos);
     }
 
-    /** Two settings that never spin are the same setting, whatever their policy. */
+    /**
+     * Compares what two settings do: two settings that never spin are the same setting, whatever their policy.
+     *
+     * @param o the other setting
+     * @return whether both spin alike (the same {@link #alias})
+     */
     public boolean same(Spin o) {
         return alias().equals(o.alias());
     }

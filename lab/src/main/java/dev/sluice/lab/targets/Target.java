@@ -22,6 +22,8 @@ public interface Target {
     Caps caps();
 
     /**
+     * Describes this target's configuration for the tables.
+     *
      * @param traffic what the workload does with the pipe
      * @return how this target is configured and called for it, in a few words for the tables
      */

@@ -30,6 +30,8 @@ public final class Targets {
      * Linux kernel pipes through the FFM module ({@link KernelPipe}), which implements Sluice's
      * {@link dev.sluice.Pipe} API, with the kernel's own {@code tee(2)} and a {@code splice(2)} to
      * {@code /dev/null} for the tee workload. Off Linux it is "n/a" with the module's reason.
+     *
+     * @return the kernel target, or an unavailable one saying why kernel pipes cannot be opened here
      */
     public static Target kernel() {
         try {

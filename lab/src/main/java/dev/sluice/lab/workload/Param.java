@@ -19,6 +19,8 @@ import java.util.Locale;
 public record Param(String name, String description, List<Long> defaults, List<Long> quick, long min, long max,
                     boolean bytes) {
     /**
+     * A parameter that counts something (threads, loops, groups), with one default and one quick value.
+     *
      * @param name        option name without dashes
      * @param description what it is
      * @param dflt        the default
@@ -32,6 +34,8 @@ public record Param(String name, String description, List<Long> defaults, List<L
     }
 
     /**
+     * A parameter that is a size in bytes, given and shown with k/m/g suffixes.
+     *
      * @param name        option name without dashes
      * @param description what it is
      * @param dflt        the default
@@ -45,6 +49,8 @@ public record Param(String name, String description, List<Long> defaults, List<L
     }
 
     /**
+     * Checks one value against this parameter's range.
+     *
      * @param value a value given on the command line
      * @throws IllegalArgumentException naming the option and the accepted range, if it is outside
      */

@@ -15,6 +15,8 @@ public interface Reference {
     String how();
 
     /**
+     * Says whether the reference program can run one case before the runner tries it.
+     *
      * @param params  the case's parameters
      * @param threads the thread kind asked for
      * @return why the reference cannot run this case (not installed, other parameters built in), if it cannot

@@ -43,6 +43,9 @@ public interface Workload {
     }
 
     /**
+     * Says whether this workload can run one case on a target (one without nonblocking ends or atomic writes
+     * may not), before the runner tries it; by default every case can.
+     *
      * @param target  the target
      * @param params  the case's parameters
      * @param threads the thread kind

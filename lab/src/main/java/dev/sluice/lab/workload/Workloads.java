@@ -22,6 +22,8 @@ public final class Workloads {
     }
 
     /**
+     * Finds a workload by its name on the command line.
+     *
      * @param name a workload's name, case-insensitive
      * @return the workload
      * @throws IllegalArgumentException naming the choices
@@ -37,6 +39,8 @@ public final class Workloads {
     }
 
     /**
+     * Expands a workload's parameter lists into the cases it runs ({@code --writers 1,2 --readers 1,5} is four).
+     *
      * @param params the parameters
      * @param values each parameter's values (a missing one takes its defaults)
      * @return every combination of the parameter lists, in order, as one map per case
