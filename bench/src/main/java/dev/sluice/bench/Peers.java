@@ -46,6 +46,16 @@ final class Peers {
         return new Okio(flushEach);
     }
 
+    /**
+     * Sluice's pipe as an Okio user would take it, through {@code sluice-okio} and {@code Okio.buffer}: the
+     * same buffered ends as {@link #okio}, over a Sluice pipe instead of Okio's.
+     *
+     * @param flushEach whether every write is flushed (latency) or not (streaming)
+     */
+    static Transport sluiceOkio(boolean flushEach) {
+        return new Okio(flushEach, dev.sluice.Pipe.open());
+    }
+
     static Transport agrona() {
         return new Agrona();
     }
@@ -87,14 +97,24 @@ final class Peers {
         }
     }
 
-    /** Okio's {@code Pipe} through buffered ends. */
+    /** Okio's buffered ends over Okio's {@code Pipe}, or over a Sluice pipe through {@code sluice-okio}. */
     static final class Okio extends Transport {
-        private final okio.Pipe pipe = new okio.Pipe(PIPE_BYTES);
-        private final okio.BufferedSink sink = okio.Okio.buffer(pipe.sink());
-        private final okio.BufferedSource source = okio.Okio.buffer(pipe.source());
+        private final okio.BufferedSink sink;
+        private final okio.BufferedSource source;
         private final boolean flushEach;
 
+        /** Okio's own pipe. */
         Okio(boolean flushEach) {
+            okio.Pipe pipe = new okio.Pipe(PIPE_BYTES);
+            this.sink = okio.Okio.buffer(pipe.sink());
+            this.source = okio.Okio.buffer(pipe.source());
+            this.flushEach = flushEach;
+        }
+
+        /** A Sluice pipe through Sluice's Okio adapters. */
+        Okio(boolean flushEach, dev.sluice.Pipe pipe) {
+            this.sink = okio.Okio.buffer(dev.sluice.okio.SluiceOkio.sink(pipe.writer()));
+            this.source = okio.Okio.buffer(dev.sluice.okio.SluiceOkio.source(pipe.reader()));
             this.flushEach = flushEach;
         }
 

@@ -154,6 +154,18 @@ public abstract class PingPongBenchmark {
         }
     }
 
+    /** A Sluice pipe through {@code sluice-okio}, Okio's buffered ends, a flush after every write. */
+    public static class SluiceOkio extends PingPongBenchmark {
+        /** Run by JMH. */
+        public SluiceOkio() {
+        }
+
+        @Override
+        Transport open() {
+            return Peers.sluiceOkio(true);
+        }
+    }
+
     /** Agrona's {@code OneToOneRingBuffer}: polls, cannot block. */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
     public static class Agrona extends PingPongBenchmark {

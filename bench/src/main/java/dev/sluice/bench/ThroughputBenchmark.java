@@ -191,6 +191,18 @@ public abstract class ThroughputBenchmark {
         }
     }
 
+    /** A Sluice pipe through {@code sluice-okio}, with Okio's buffered ends as {@link Okio} has them. */
+    public static class SluiceOkio extends ThroughputBenchmark {
+        /** Run by JMH. */
+        public SluiceOkio() {
+        }
+
+        @Override
+        Transport open() {
+            return Peers.sluiceOkio(false);
+        }
+    }
+
     /** Agrona's {@code OneToOneRingBuffer}, 1 MiB, a message per write: polls, cannot block. */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
     public static class Agrona extends ThroughputBenchmark {
