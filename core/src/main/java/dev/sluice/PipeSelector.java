@@ -118,7 +118,8 @@ public final class PipeSelector implements AutoCloseable {
                     return ready;
                 }
                 if (Thread.currentThread().isInterrupted()) {
-                    throw new InterruptedIOException("interrupted: select (the thread's interrupt status is still set)");
+                    throw new InterruptedIOException("interrupted: select"
+                            + " (the thread's interrupt status is still set)");
                 }
                 if (candidates.isEmpty()) { // recheck after publishing `selecting`: notifiers unpark us
                     if (deadline == 0) {
