@@ -16,7 +16,8 @@ import dev.sluice.PipeOptions;
  * }</pre>
  *
  * Arguments: writeSize, spinMicros (as the benchmarks take it: {@code 0}, {@code 20}, {@code a20}), threads
- * ({@code platform} or {@code virtual}), bytes per round. The wake policy is full-and-freed, the lock a mutex.
+ * ({@code platform} or {@code virtual}), bytes per round, and optionally the busy threads beside it (as the
+ * benchmarks' {@code busy}). The wake policy is full-and-freed, the lock a mutex.
  */
 public final class CounterProbe {
     private CounterProbe() {
@@ -33,6 +34,7 @@ public final class CounterProbe {
         PipeOptions options = SluiceConfig.options("full-and-freed", "mutex", args[1]);
         String threads = args[2];
         long total = Long.parseLong(args[3]);
+        Busy busy = Busy.start(args.length > 4 ? Integer.parseInt(args[4]) : 0);
         Pipe p = Pipe.open(options);
         byte[] data = new byte[writeSize];
         Threads.Side side = Threads.side(threads);
@@ -67,6 +69,7 @@ public final class CounterProbe {
             }
         }
         side.close();
+        busy.stop();
         p.writer().close();
         p.reader().close();
     }
