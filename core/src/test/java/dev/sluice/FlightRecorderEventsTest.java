@@ -82,6 +82,41 @@ class FlightRecorderEventsTest {
                 .noneMatch(e -> e.getEventType().getName().startsWith("dev.sluice."));
     }
 
+    /**
+     * Without a recording, a wait does not start Flight Recorder's machinery (looking up an event type did: the
+     * first wait of a cold JVM took 140-300 ms longer). Checked in a JVM of its own, by the classes it loads.
+     */
+    @Test
+    void aWaitWithoutARecordingLoadsNoEventClass() throws Exception {
+        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process child = new ProcessBuilder(javaBin.toString(), "-verbose:class", "-cp",
+                System.getProperty("java.class.path"), WaitOnce.class.getName()).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(out).contains("waited and read 1").doesNotContain("dev.sluice.internal.jfr.Events")
+                .doesNotContain("jdk.jfr.EventType ");
+    }
+
+    /** Runs in the child JVM: one read that waits for a writer. */
+    public static final class WaitOnce {
+        public static void main(String[] args) throws Exception {
+            Pipe p = Pipe.open(PipeOptions.builder().spinBeforePark(Duration.ZERO).build());
+            Thread w = Thread.ofPlatform().start(() -> {
+                try {
+                    while (p.counters().readerWaits() == 0) {
+                        Thread.onSpinWait();
+                    }
+                    p.writer().write(new byte[] {1});
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            int n = p.reader().read(new byte[1]);
+            w.join();
+            System.out.println("waited and read " + n);
+        }
+    }
+
     private static RecordedEvent only(List<RecordedEvent> events, String name) {
         List<RecordedEvent> found = events.stream().filter(e -> e.getEventType().getName().equals(name)).toList();
         assertThat(found).as(name).hasSize(1);

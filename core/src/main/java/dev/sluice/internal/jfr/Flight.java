@@ -6,6 +6,10 @@ package dev.sluice.internal.jfr;
  * when off, each hook costs a load and a branch, on slow paths only (a wait, a wake-up that woke somebody, a
  * resize, a broken pipe). The engine never names a {@code jdk.jfr} type, so a runtime without the
  * {@code jdk.jfr} module (a jlinked image) runs the engine unchanged and simply records nothing.
+ *
+ * <p>Nothing of Flight Recorder is touched until Flight Recorder itself has started ({@link Recorder}): looking
+ * up an event type starts JFR's machinery, which cost 140-300 ms on a cold JVM's first wait when it was done
+ * unconditionally.
  */
 public final class Flight {
     private static final boolean AVAILABLE = ModuleLayer.boot().findModule("jdk.jfr").isPresent();
@@ -19,7 +23,7 @@ public final class Flight {
      * @return what {@link #waitEnded} takes
      */
     public static Object waitBegins() {
-        return AVAILABLE ? Events.waitBegins() : null;
+        return AVAILABLE && Recorder.started() ? Events.waitBegins() : null;
     }
 
     /**
@@ -40,28 +44,28 @@ public final class Flight {
 
     /** A wake-up woke {@code n} threads (n &gt; 0) of a pipe's readers ({@code readers}) or writers. */
     public static void woke(long pipe, boolean readers, int n) {
-        if (AVAILABLE) {
+        if (AVAILABLE && Recorder.started()) {
             Events.woke(pipe, readers, n, false);
         }
     }
 
     /** A woken thread found nothing to do and waits again. */
     public static void wokeForNothing(long pipe, boolean readers) {
-        if (AVAILABLE) {
+        if (AVAILABLE && Recorder.started()) {
             Events.woke(pipe, readers, 1, true);
         }
     }
 
     /** A pipe's capacity changed from {@code from} to {@code to} bytes. */
     public static void capacityChanged(long pipe, int from, int to) {
-        if (AVAILABLE) {
+        if (AVAILABLE && Recorder.started()) {
             Events.capacityChanged(pipe, from, to);
         }
     }
 
     /** A call found every read end closed after storing {@code done} bytes. */
     public static void brokenPipe(long pipe, String op, long done) {
-        if (AVAILABLE) {
+        if (AVAILABLE && Recorder.started()) {
             Events.brokenPipe(pipe, op, done);
         }
     }
