@@ -53,6 +53,11 @@ public abstract class PingPongBenchmark {
 
     abstract Transport open() throws Exception;
 
+    /** @return whether the measured side must be one thread for the whole trial ({@link Threads#side}) */
+    boolean persistentSide() {
+        return false;
+    }
+
     /**
      * Opens the two pipes, starts the echo thread (which sends every byte back one higher), the measured side
      * and the busy threads.
@@ -74,7 +79,7 @@ public abstract class PingPongBenchmark {
                 echoFailure = t;
             }
         });
-        side = Threads.side(threads);
+        side = Threads.side(threads, persistentSide());
         busyThreads = Busy.start(busy);
     }
 
@@ -134,6 +139,11 @@ public abstract class PingPongBenchmark {
     public static class JdkPiped extends PingPongBenchmark {
         /** Run by JMH. */
         public JdkPiped() {
+        }
+
+        @Override
+        boolean persistentSide() {
+            return true; // PipedInputStream ties its ends to threads
         }
 
         @Override

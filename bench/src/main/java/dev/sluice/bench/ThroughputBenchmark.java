@@ -72,6 +72,11 @@ public abstract class ThroughputBenchmark {
 
     abstract Transport open() throws Exception;
 
+    /** @return whether the measured side must be one thread for the whole trial ({@link Threads#side}) */
+    boolean persistentSide() {
+        return false;
+    }
+
     /**
      * Opens the pipe, starts the reader (which drains and checks it until the writer closes at tear-down), the
      * writing side and the busy threads.
@@ -100,7 +105,7 @@ public abstract class ThroughputBenchmark {
                 readBytes.set(n);
             }
         });
-        side = Threads.side(threads);
+        side = Threads.side(threads, persistentSide());
         busyThreads = Busy.start(busy);
     }
 
@@ -171,6 +176,11 @@ public abstract class ThroughputBenchmark {
     public static class JdkPiped extends ThroughputBenchmark {
         /** Run by JMH. */
         public JdkPiped() {
+        }
+
+        @Override
+        boolean persistentSide() {
+            return true; // PipedInputStream ties its ends to threads
         }
 
         @Override
