@@ -4,6 +4,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import dev.sluice.Pipe;
+import dev.sluice.PipeCounters;
 import dev.sluice.PipeEnd;
 import dev.sluice.PipeOptions;
 import dev.sluice.ReadEnd;
@@ -13,7 +14,9 @@ import dev.sluice.policy.WakePolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Mode;
@@ -28,14 +31,18 @@ import org.openjdk.jcstress.annotations.State;
  * thread still asleep beside the new data (or room) sleeps for good. The in-flight count is lowered as the
  * woken thread leaves its wait, before it hands anything on, so that its own hand-on is not skipped in turn.
  *
- * <p>Each race: thread L waits on the pipe through handle {@code leaving}; the signal closes that handle (its
- * wake-up puts L in flight) and then, after a random few microseconds, makes the pipe ready for one more
- * thread. The actor, S, has started to wait through another handle in between, so the close did not wake
- * it, and the signal's wake-up finds L in flight as often as the two cores allow. S must always come back.
+ * <p>Each race: the actor, S, waits on the pipe through its own handle; a virtual thread L waits behind it
+ * through handle {@code leaving}. The signal closes {@code leaving}, which wakes both: S looks, finds
+ * nothing and waits again, while L is kept in flight, on its way out, because the signal holds every carrier
+ * thread busy (a woken thread slow to get a CPU, made certain). Then the signal makes the pipe ready for one
+ * more thread, a wake-up that COALESCING skips since L is in flight, and lets the carriers go. L leaves
+ * through its close and must hand the skipped wake-up to S.
  */
 public final class CoalescingVsClose {
-    /** The longest pause between the close and the change, in nanoseconds: about one wake-up's latency. */
-    private static final long MAX_PAUSE_NANOS = 40_000;
+    /** How long the signal waits for S to queue again before it goes on regardless, in nanoseconds. */
+    private static final long REQUEUE_NANOS = 20_000_000;
+    /** The signal's nap between two looks at the counters, in nanoseconds. */
+    private static final long POLL_NANOS = 10_000;
 
     private CoalescingVsClose() {
     }
@@ -45,76 +52,97 @@ public final class CoalescingVsClose {
                 .spinBeforePark(Duration.ZERO).capacity(4096).wakePolicy(WakePolicy.FULL_AND_FREED).build());
     }
 
-    /** Starts a thread that blocks in {@code call} and returns once it is parked (queued on the pipe). */
-    static Thread parked(Runnable call) {
-        Thread t = new Thread(call, "leaving");
-        t.setDaemon(true);
-        t.start();
-        while (t.getState() != Thread.State.WAITING && t.isAlive()) {
-            Thread.onSpinWait();
-        }
-        return t;
+    /** Waits that started on the pipe so far, on the side given. */
+    static long waits(Pipe p, boolean readers) {
+        PipeCounters c = p.counters();
+        return readers ? c.readerWaits() : c.writerWaits();
     }
 
-    /** A call that must end with its handle's close; anything else it returns is a broken test. */
-    static void untilClosed(IoCall call) {
+    /**
+     * Starts virtual thread L in {@code call} on {@code end} and returns once it waits on the pipe. Its call
+     * must end with the close of {@code end}.
+     */
+    static void startLeaving(Pipe p, boolean readers, IoCall call) {
+        long before = waits(p, readers);
+        Thread.ofVirtual().name("leaving").start(() -> {
+            try {
+                call.run();
+            } catch (IOException closed) {
+                return; // AsynchronousCloseException: how L leaves
+            }
+            throw new IllegalStateException("a call on a handle that was closed under it returned normally");
+        });
+        awaitWait(p, readers, before, Long.MAX_VALUE);
+    }
+
+    /**
+     * Returns once a wait has started on the pipe's side since it counted {@code before}, or after
+     * {@code patienceNanos}. Polls with short naps: the counters take the pipe's lock, and the threads
+     * watched need the CPU.
+     */
+    static void awaitWait(Pipe p, boolean readers, long before, long patienceNanos) {
+        long start = System.nanoTime();
+        while (waits(p, readers) == before && System.nanoTime() - start < patienceNanos) {
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    /**
+     * Closes {@code end} with every carrier thread of the virtual scheduler held busy, so that L, woken by the
+     * close, stays in flight; returns once S waits again (or, should it not, after a while).
+     *
+     * @return the carriers' hold, to be let go once the wake-up that L must pass on was skipped
+     */
+    static AtomicBoolean closeHoldingCarriers(Pipe p, boolean readers, PipeEnd end) {
+        int carriers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
+                Runtime.getRuntime().availableProcessors());
+        AtomicBoolean hold = new AtomicBoolean(true);
+        CountDownLatch busy = new CountDownLatch(carriers);
+        for (int i = 0; i < carriers; i++) {
+            Thread.ofVirtual().start(() -> {
+                busy.countDown();
+                while (hold.get()) {
+                    Thread.onSpinWait(); // keeps this carrier: a spinning virtual thread does not unmount
+                }
+            });
+        }
         try {
-            call.run();
-        } catch (IOException closed) {
-            return; // AsynchronousCloseException: the outcome L is there for
+            busy.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        throw new IllegalStateException("a call on a handle that was closed under it returned normally");
-    }
-
-    /** Closes {@code end}, releases the actor, and pauses for a random fraction of a wake-up's latency. */
-    static void closeThenPause(PipeEnd end, CoalescingVsClose.Gate gate) {
+        long before = waits(p, readers);
         end.close();
-        gate.open = true;
-        long until = System.nanoTime() + ThreadLocalRandom.current().nextLong(MAX_PAUSE_NANOS);
-        while (System.nanoTime() - until < 0) {
-            Thread.onSpinWait();
-        }
+        awaitWait(p, readers, before, REQUEUE_NANOS); // S, woken by the close too, looks and queues again
+        return hold;
     }
 
-    /** An I/O call for a helper thread. */
+    /** An I/O call for L. */
     interface IoCall {
         void run() throws IOException;
     }
 
-    /** Lets the actor start waiting only after the close: then the close cannot wake it. */
-    static class Gate {
-        volatile boolean open;
-
-        void await() {
-            while (!open) {
-                Thread.onSpinWait();
-            }
-        }
-    }
-
-    /** Readers: L and S wait for data on an empty pipe; the signal closes L's handle, then writes a byte. */
+    /** Readers wait for data on an empty pipe; the signal closes the leaving handle, then writes a byte. */
     @JCStressTest(Mode.Termination)
-    @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "S got the byte: L looked, or passed the wake-up on.")
+    @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "S got the byte: woken, or handed the skipped wake-up.")
     @Outcome(id = "STALE", expect = FORBIDDEN,
-            desc = "Lost wake-up: skipped for L, which left through its close without passing it on.")
+            desc = "Lost wake-up: skipped for a thread that left through its close without passing it on.")
     @State
-    public static class ReaderLeavesByClose extends Gate {
+    public static class ReaderLeavesByClose {
         final Pipe p = coalescing();
-        final ReadEnd leaving = p.reader();
-        final ReadEnd staying;
+        final ReadEnd staying = p.reader();
+        final ReadEnd leaving;
 
         {
             try {
-                staying = leaving.dup();
+                leaving = staying.dup();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            parked(() -> untilClosed(() -> leaving.read(new byte[1])));
         }
 
         @Actor
         public void actor() {
-            await();
             try {
                 staying.read(new byte[1]);
             } catch (IOException e) {
@@ -124,38 +152,41 @@ public final class CoalescingVsClose {
 
         @Signal
         public void signal() throws IOException {
-            closeThenPause(leaving, this);
-            p.writer().write(new byte[1]);
+            startLeaving(p, true, () -> leaving.read(new byte[1]));
+            AtomicBoolean hold = closeHoldingCarriers(p, true, leaving);
+            try {
+                p.writer().write(new byte[1]); // skipped: L is in flight
+            } finally {
+                hold.set(false);
+            }
         }
     }
 
     /**
-     * Writers: L and S wait for room in a full one-page pipe; the signal closes L's handle (not the last),
-     * then reads the page.
+     * Writers wait for room in a full one-page pipe; the signal closes the leaving handle (not the last write
+     * end), then reads the page.
      */
     @JCStressTest(Mode.Termination)
-    @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "S stored its byte: L looked, or passed the wake-up on.")
+    @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "S stored its byte: woken, or handed the skipped wake-up.")
     @Outcome(id = "STALE", expect = FORBIDDEN,
-            desc = "Lost wake-up: skipped for L, which left through its close without passing it on.")
+            desc = "Lost wake-up: skipped for a thread that left through its close without passing it on.")
     @State
-    public static class WriterLeavesByClose extends Gate {
+    public static class WriterLeavesByClose {
         final Pipe p = coalescing();
-        final WriteEnd leaving = p.writer();
-        final WriteEnd staying;
+        final WriteEnd staying = p.writer();
+        final WriteEnd leaving;
 
         {
             try {
-                leaving.write(new byte[4096]);
-                staying = leaving.dup();
+                staying.write(new byte[4096]);
+                leaving = staying.dup();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            parked(() -> untilClosed(() -> leaving.write(new byte[1])));
         }
 
         @Actor
         public void actor() {
-            await();
             try {
                 staying.write(new byte[1]);
             } catch (IOException e) {
@@ -165,8 +196,13 @@ public final class CoalescingVsClose {
 
         @Signal
         public void signal() throws IOException {
-            closeThenPause(leaving, this);
-            p.reader().read(new byte[4096]);
+            startLeaving(p, false, () -> leaving.write(new byte[1]));
+            AtomicBoolean hold = closeHoldingCarriers(p, false, leaving);
+            try {
+                p.reader().read(new byte[4096]); // frees the slot; the wake-up is skipped: L is in flight
+            } finally {
+                hold.set(false);
+            }
         }
     }
 }
