@@ -11,6 +11,7 @@ import dev.sluice.Splice;
 import dev.sluice.WriteEnd;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.concurrent.CountDownLatch;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -95,12 +96,13 @@ public final class SpliceLockingVsClose {
     /**
      * One slot bounces between pipes A and B: the actor splices A into B while a helper splices B into A, so
      * the two take the same two locks in opposite argument orders, over and over, each waiting for data in
-     * turn. The signal closes both source ends; both splicers must come back (the closed end, or the broken
-     * pipe it leaves). A two-pipe lock taken in argument order that waits for the second lock while holding
-     * the first deadlocks the pair; a woken splice that does not notice its end was closed waits for good.
+     * turn. The signal closes the actor's source end, and once the actor is back the helper's; both
+     * splicers must come back (the closed end, or the broken pipe it leaves). A two-pipe lock taken in
+     * argument order that waits for the second lock while holding the first deadlocks the pair; a woken
+     * splice that does not notice its end was closed waits (or spins) for good.
      */
     @JCStressTest(Mode.Termination)
-    @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "Both splicers came back after the close.")
+    @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "Both splicers came back after the closes.")
     @Outcome(id = "STALE", expect = FORBIDDEN,
             desc = "A splicer hangs: the two locks deadlocked, or a close was missed.")
     @State
@@ -108,6 +110,7 @@ public final class SpliceLockingVsClose {
         final Pipe a = withSlot();
         final Pipe b = Pipe.open(PipeOptions.builder().capacity(4096).build());
         final Thread helper = new Thread(() -> bounce(b.reader(), a.writer()), "B into A");
+        final CountDownLatch actorBack = new CountDownLatch(1);
 
         {
             helper.setDaemon(true);
@@ -128,13 +131,29 @@ public final class SpliceLockingVsClose {
         @Actor
         public void actor() throws InterruptedException {
             bounce(a.reader(), b.writer());
+            actorBack.countDown();
             helper.join();
         }
 
+        /**
+         * Closes the two source ends from a thread of its own: a close takes its pipe's lock, which a
+         * deadlocked pair would hold for good, and the harness must stay free to report the hang. The
+         * helper's end is closed only once the actor is back, so that a close the actor misses cannot be
+         * covered up by the broken pipe the second close leaves it.
+         */
         @Signal
         public void signal() {
-            a.reader().close();
-            b.reader().close();
+            Thread closer = new Thread(() -> {
+                a.reader().close();
+                try {
+                    actorBack.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                b.reader().close();
+            }, "closer");
+            closer.setDaemon(true);
+            closer.start();
         }
     }
 }
