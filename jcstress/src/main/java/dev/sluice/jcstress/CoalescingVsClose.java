@@ -39,8 +39,8 @@ import org.openjdk.jcstress.annotations.State;
  * through its close and must hand the skipped wake-up to S.
  */
 public final class CoalescingVsClose {
-    /** How long the signal waits for S to queue again before it goes on regardless, in nanoseconds. */
-    private static final long REQUEUE_NANOS = 20_000_000;
+    /** How long the signal waits for a thread to queue before it goes on regardless, in nanoseconds. */
+    private static final long PATIENCE_NANOS = 20_000_000;
     /** The signal's nap between two looks at the counters, in nanoseconds. */
     private static final long POLL_NANOS = 10_000;
 
@@ -72,7 +72,7 @@ public final class CoalescingVsClose {
             }
             throw new IllegalStateException("a call on a handle that was closed under it returned normally");
         });
-        awaitWait(p, readers, before, Long.MAX_VALUE);
+        awaitWait(p, readers, before, PATIENCE_NANOS);
     }
 
     /**
@@ -113,7 +113,7 @@ public final class CoalescingVsClose {
         }
         long before = waits(p, readers);
         end.close();
-        awaitWait(p, readers, before, REQUEUE_NANOS); // S, woken by the close too, looks and queues again
+        awaitWait(p, readers, before, PATIENCE_NANOS); // S, woken by the close too, looks and queues again
         return hold;
     }
 
