@@ -7,6 +7,9 @@
  * failures and handle mode every pipe shares), its sub-packages to nobody.
  */
 module dev.sluice {
+    // Flight Recorder events, if the runtime has the module (internal.jfr.Flight checks).
+    requires static jdk.jfr;
+
     exports dev.sluice;
     exports dev.sluice.io;
     exports dev.sluice.policy;

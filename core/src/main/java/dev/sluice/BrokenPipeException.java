@@ -14,9 +14,12 @@ import java.io.IOException;
 public class BrokenPipeException extends IOException {
     private static final long serialVersionUID = 1L;
 
+    /** Bytes the failed call had written into the pipe. @serial */
     private final long bytesTransferred;
 
     /**
+     * Makes the exception a write (or splice, tee, gift, transfer) ends with when every read end is closed.
+     *
      * @param message          what happened
      * @param bytesTransferred bytes this call wrote before the pipe broke
      */
@@ -25,7 +28,7 @@ public class BrokenPipeException extends IOException {
         this.bytesTransferred = bytesTransferred;
     }
 
-    /** @return bytes the failed call had written into the pipe before it broke (they are still readable) */
+    /** {@return bytes the failed call had written into the pipe before it broke (they are still readable)} */
     public long bytesTransferred() {
         return bytesTransferred;
     }

@@ -15,7 +15,11 @@ import java.io.IOException;
 public class GiftReusedException extends IOException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what was found */
+    /**
+     * Makes the exception a read ends with when the gift first in line was reused by its giver.
+     *
+     * @param message what was found
+     */
     public GiftReusedException(String message) {
         super(message);
     }

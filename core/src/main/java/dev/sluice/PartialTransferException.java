@@ -18,9 +18,12 @@ import java.io.IOException;
 public class PartialTransferException extends IOException {
     private static final long serialVersionUID = 1L;
 
+    /** Bytes moved before the channel failed. @serial */
     private final long bytesTransferred;
 
     /**
+     * Makes the exception a transfer ends with when its channel failed after some bytes moved.
+     *
      * @param message          what happened
      * @param bytesTransferred bytes moved before the channel failed
      * @param cause            the channel's exception
@@ -30,7 +33,7 @@ public class PartialTransferException extends IOException {
         this.bytesTransferred = bytesTransferred;
     }
 
-    /** @return bytes moved between the pipe and the channel before the failure */
+    /** {@return bytes moved between the pipe and the channel before the failure} */
     public long bytesTransferred() {
         return bytesTransferred;
     }

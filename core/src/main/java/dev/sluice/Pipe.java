@@ -31,7 +31,7 @@ package dev.sluice;
  * threads never pin a carrier. Its {@code Pipe} object holds no resources: closing both sides' handles
  * releases the pages.
  */
-public interface Pipe {
+public interface Pipe extends AutoCloseable {
     /** Bytes in a page slot. */
     int PAGE_SIZE = 4096;
     /** Writes of at most this many bytes are atomic (POSIX {@code PIPE_BUF}; 4096 on Linux). */
@@ -59,13 +59,13 @@ public interface Pipe {
         return new dev.sluice.internal.engine.InProcessPipe(options, account == null ? null : account.charging());
     }
 
-    /** @return the read handle the pipe was opened with; {@link ReadEnd#dup()} makes more */
+    /** {@return the read handle the pipe was opened with; {@link ReadEnd#dup()} makes more} */
     ReadEnd reader();
 
-    /** @return the write handle the pipe was opened with; {@link WriteEnd#dup()} makes more */
+    /** {@return the write handle the pipe was opened with; {@link WriteEnd#dup()} makes more} */
     WriteEnd writer();
 
-    /** @return capacity in bytes ({@code F_GETPIPE_SZ}); a power-of-two number of pages */
+    /** {@return capacity in bytes ({@code F_GETPIPE_SZ}); a power-of-two number of pages} */
     int capacity();
 
     /**
@@ -84,7 +84,7 @@ public interface Pipe {
      */
     int setCapacity(int bytes);
 
-    /** @return a snapshot of sizes, handles and times ({@code fstat}) */
+    /** {@return a snapshot of sizes, handles and times ({@code fstat})} */
     PipeStat stat();
 
     /**
@@ -98,6 +98,18 @@ public interface Pipe {
 
     /** Zeroes the counters; the peak occupancy restarts from the current occupancy. */
     void resetCounters();
+
+    /**
+     * Closes the two handles the pipe was opened with, {@link #reader()} and {@link #writer()}. Handles made
+     * from them with {@code dup()} are not closed: each is closed on its own, and a side
+     * stays open, as on Linux, until its last handle is. So a {@code try (Pipe p = Pipe.open()) {...}} block
+     * that hands no handle on leaves nothing open. Closing twice does nothing.
+     */
+    @Override
+    default void close() {
+        reader().close();
+        writer().close();
+    }
 
     /**
      * The options of an in-process pipe, for code that wants to know its policies.

@@ -50,6 +50,8 @@ public final class PipeAccounting {
     }
 
     /**
+     * Makes an account that pipes share by being opened with it ({@link PipeOptions.Builder#accounting}).
+     *
      * @param softPages over this many pages new pipes get {@link #MIN_PAGES} pages and cannot grow; 0 = none
      * @param hardPages over this many pages new pipes fail to open and pipes cannot grow; 0 = none
      * @return a new, empty account
@@ -63,17 +65,17 @@ public final class PipeAccounting {
         return new PipeAccounting(softPages, hardPages);
     }
 
-    /** @return the soft limit in pages, 0 if none */
+    /** {@return the soft limit in pages, 0 if none} */
     public long softLimitPages() {
         return softPages;
     }
 
-    /** @return the hard limit in pages, 0 if none */
+    /** {@return the hard limit in pages, 0 if none} */
     public long hardLimitPages() {
         return hardPages;
     }
 
-    /** @return pages charged now, summed over the open pipes of this account */
+    /** {@return pages charged now, summed over the open pipes of this account} */
     public long pagesInUse() {
         return pages.get();
     }

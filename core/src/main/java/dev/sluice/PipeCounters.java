@@ -22,17 +22,30 @@ package dev.sluice;
  */
 public record PipeCounters(long bytesWritten, long bytesRead, long writeCalls, long readCalls,
                            long readerWaits, long writerWaits, long readerWakeups, long writerWakeups,
-                           long emptyWakeups, long spunWaits, long lockContended, long pagesFromPool, long pagesAllocated,
-                           int peakSlotsUsed) {
+                           long emptyWakeups, long spunWaits, long lockContended, long pagesFromPool,
+                           long pagesAllocated, int peakSlotsUsed) {
 
-    /** @return the counters on a few lines, for people */
+    /**
+     * {@return the counters on one line, for logs: bytes and calls in and out, waits, wake-ups, lock, pages}
+     * {@link #toMultilineString()} lays them out for people.
+     */
     @Override
     public String toString() {
+        return String.format("PipeCounters[bytes in %,d out %,d, calls write %,d read %,d, waits writers %,d"
+                        + " readers %,d, wake-ups to writers %,d to readers %,d for nothing %,d, spun %,d,"
+                        + " lock contended %,d, pages pooled %,d allocated %,d, peak slots %d]",
+                bytesWritten, bytesRead, writeCalls, readCalls, writerWaits, readerWaits, writerWakeups,
+                readerWakeups, emptyWakeups, spunWaits, lockContended, pagesFromPool, pagesAllocated, peakSlotsUsed);
+    }
+
+    /** {@return the counters on six lines, in words, for people} */
+    public String toMultilineString() {
         return String.format(
                 "bytes    written %,d  read %,d%n"
                         + "calls    write %,d  read %,d%n"
                         + "waits    writers %,d  readers %,d%n"
-                        + "wakeups  to writers %,d  to readers %,d  found nothing to do %,d  waits ended by spinning %,d%n"
+                        + "wakeups  to writers %,d  to readers %,d  found nothing to do %,d"
+                        + "  waits ended by spinning %,d%n"
                         + "lock     contended %,d%n"
                         + "pages    from pool %,d  allocated %,d  peak slots used %d",
                 bytesWritten, bytesRead, writeCalls, readCalls, writerWaits, readerWaits, writerWakeups,

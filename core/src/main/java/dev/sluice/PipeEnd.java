@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface PipeEnd extends Channel {
 
-    /** @return the pipe this end belongs to */
+    /** {@return the pipe this end belongs to} */
     Pipe pipe();
 
     /**
@@ -33,7 +33,7 @@ public interface PipeEnd extends Channel {
      */
     void setNonBlocking(boolean on);
 
-    /** @return whether this handle is nonblocking */
+    /** {@return whether this handle is nonblocking} */
     boolean isNonBlocking();
 
     /**
@@ -47,7 +47,7 @@ public interface PipeEnd extends Channel {
      */
     void setTimeout(Duration timeout);
 
-    /** @return the timeout set by {@link #setTimeout}, zero for none */
+    /** {@return the timeout set by {@link #setTimeout}, zero for none} */
     Duration timeout();
 
     /**
@@ -73,7 +73,7 @@ public interface PipeEnd extends Channel {
      */
     CompletableFuture<Readiness> whenReady();
 
-    /** @return whether this handle is open */
+    /** {@return whether this handle is open} */
     @Override
     boolean isOpen();
 

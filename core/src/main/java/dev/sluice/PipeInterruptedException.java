@@ -14,9 +14,12 @@ import java.io.InterruptedIOException;
 public class PipeInterruptedException extends InterruptedIOException {
     private static final long serialVersionUID = 1L;
 
+    /** Bytes the call moved before it stopped. @serial */
     private final long moved;
 
     /**
+     * Makes the exception a call ends with when its thread was interrupted while it waited.
+     *
      * @param message          what was interrupted
      * @param bytesTransferred bytes moved before the interrupt
      */
@@ -26,7 +29,7 @@ public class PipeInterruptedException extends InterruptedIOException {
         this.bytesTransferred = (int) Math.min(bytesTransferred, Integer.MAX_VALUE);
     }
 
-    /** @return bytes the call moved before it was interrupted, exact (the field is capped at 2 GiB) */
+    /** {@return bytes the call moved before it was interrupted, exact (the field is capped at 2 GiB)} */
     public long bytesTransferred() {
         return moved;
     }

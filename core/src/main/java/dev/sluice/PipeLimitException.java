@@ -8,7 +8,11 @@ package dev.sluice;
 public class PipeLimitException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which limit, and the numbers */
+    /**
+     * Makes the exception an open or a resize ends with when a shared page account's limit is in the way.
+     *
+     * @param message which limit, and the numbers
+     */
     public PipeLimitException(String message) {
         super(message);
     }

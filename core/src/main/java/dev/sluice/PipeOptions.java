@@ -49,28 +49,34 @@ public final class PipeOptions {
 
     /** The default {@link Builder#wakePolicy}: Linux's current rule. */
     public static final WakePolicy DEFAULT_WAKE_POLICY = WakePolicy.FULL_AND_FREED;
+    /** The default {@link Builder#readerWakePolicy}: Linux's rule since 2019 ({@link ReaderWakePolicy#ON_EMPTY}). */
+    public static final ReaderWakePolicy DEFAULT_READER_WAKE_POLICY = ReaderWakePolicy.ON_EMPTY;
+    /**
+     * The default {@link Builder#poolPages}: -1, which keeps twice as many spare pages as the ring has slots
+     * (see the builder method for why).
+     */
+    public static final int DEFAULT_POOL_PAGES = -1;
     /** The default {@link Builder#lockStrategy}. */
     public static final LockStrategy DEFAULT_LOCK_STRATEGY = LockStrategy.MUTEX;
     /**
      * The default {@link Builder#waitDiscipline}: {@link WaitDiscipline#COALESCING}, Linux's exclusive waits
-     * without the repeated wake-ups a shared pipe sends while an earlier one is still in flight. Measured on
-     * the lab's jobserver (64 threads on one pipe, 200k tokens, 2-core VM): 0.025 s against 0.113 s for
-     * {@link WaitDiscipline#EXCLUSIVE} (82 against 17k wake-ups), where the kernel's own pipe took 0.55 s; on
-     * hackbench, pipe-bench and tee, where each pipe has one reader, no difference outside the noise.
+     * without the repeated wake-ups a shared pipe sends while an earlier one is still in flight. On a pipe
+     * shared by many readers (the lab's jobserver) those wake-ups mostly find nothing to do, and skipping them
+     * is much faster than exclusive waits; where each pipe has one reader (hackbench, pipe-bench, tee) the two
+     * are within the noise. The figures, with how they were taken: {@code docs/performance.md}, "The wait
+     * discipline".
      */
     public static final WaitDiscipline DEFAULT_WAIT_DISCIPLINE = WaitDiscipline.COALESCING;
     /**
      * The default {@link Builder#spinBeforePark}: 20 µs, spun as {@link #DEFAULT_SPIN_POLICY} decides. Waking a
-     * parked platform thread whose CPU has gone idle costs tens of microseconds on these virtual machines (the
-     * idle exit), far more than the pipe's work; a waiter that spins while its partner is running sees the
-     * condition come true within a microsecond or two. Measured on a 2-core VM, lab {@code --quick}, 12 reps,
-     * adaptive 20 µs against no spin on platform threads, medians: ping-pong 2.0 against 43 µs a round trip,
-     * hackbench ×2.8 faster, pipen 4 KiB / 64 KiB ×2.2 / ×4.7, pipe-bench ×1.15, tee ×1.26, jobserver the
-     * same; with three busy loops beside it (load 5) its spins fail, nearly stop (1 wait in 64 probes) and
-     * JMH streaming is within the noise of no spin (×0.77-0.90 one run, ×0.76-1.4 another). A fixed spin is
-     * not the default because it loses where spins keep failing (100-byte streaming 1.1 to 0.2 GB/s: the
-     * writer spins in vain on a full pipe) and on loaded machines, where every spin takes CPU from the
-     * thread being waited for; see {@link SpinPolicy}.
+     * parked platform thread whose CPU has gone idle costs tens of microseconds on the virtual machines this
+     * project is measured on (the idle exit), far more than the pipe's work; a waiter that spins while its
+     * partner is running sees the condition come true within a microsecond or two. So on an idle machine the
+     * spin wins most lab workloads, ping-pong most of all, and loses none; on a loaded machine its spins fail
+     * and it nearly stops spinning. A fixed spin is not the default because it loses
+     * where spins keep failing (a writer of small chunks spinning in vain on a full pipe) and on loaded
+     * machines, where every spin takes CPU from the thread being waited for; see {@link SpinPolicy}. The
+     * figures, with how they were taken: {@code docs/performance.md}, "The spin before parking".
      */
     public static final Duration DEFAULT_SPIN_BEFORE_PARK = Duration.ofNanos(20_000);
     /**
@@ -80,15 +86,14 @@ public final class PipeOptions {
      */
     public static final SpinPolicy DEFAULT_SPIN_POLICY = SpinPolicy.ADAPTIVE;
     /**
-     * The default {@link Builder#pageMemory}: {@link PageMemory#HEAP}. Measured on a shared, noisy 2-core
-     * virtual machine (JMH {@code ChannelTransferBenchmark} and {@code WriteReadBenchmark}, heap against direct
-     * in one run, medians): with 64 KiB chunks direct pages took about a quarter off a transfer to or from a
-     * file and about a sixth off one to or from a loopback socket (the JDK's copy into its temporary direct
-     * buffer is gone); with 4 KiB chunks the two were within the noise (±20 %); and the plain write and read
-     * of a {@code byte[]} showed no consistent difference (64 KiB: 0.9× in one run, 1.2× in another). So the
+     * The default {@link Builder#pageMemory}: {@link PageMemory#HEAP}. Direct pages save the JDK's copy into its
+     * temporary direct buffer when large chunks go to or from a file or a socket, but with small chunks the two
+     * kinds are within the noise, and the plain write and read of a {@code byte[]} favours neither. So the
      * common path gives no reason to change the default, while direct memory has costs of its own (slower to
      * allocate, limited by {@code -XX:MaxDirectMemorySize}, freed only by the collector). A pipe that mostly
-     * feeds or drains channels in large chunks should ask for {@link PageMemory#DIRECT}.
+     * feeds or drains channels in large chunks should ask for {@link PageMemory#DIRECT}. The figures (JMH
+     * {@code ChannelTransferBenchmark} and {@code WriteReadBenchmark}), with the command:
+     * {@code docs/performance.md}, "Heap against direct pages".
      */
     public static final PageMemory DEFAULT_PAGE_MEMORY = PageMemory.HEAP;
     /** The longest {@link Builder#spinBeforePark} accepted: longer spins are a busy loop, not a pause. */
@@ -136,7 +141,7 @@ public final class PipeOptions {
         this.pageMemory = b.pageMemory;
     }
 
-    /** @return a 64 KiB blocking pipe without timestamps or accounting */
+    /** {@return a 64 KiB blocking pipe without timestamps or accounting} */
     public static PipeOptions defaults() {
         PipeOptions d = defaults;
         if (d == null) {
@@ -147,7 +152,9 @@ public final class PipeOptions {
     }
 
     /**
-     * @return a builder starting from the defaults
+     * A builder starting from the defaults: the built-in ones, or the JVM's {@code sluice.*} properties.
+     *
+     * @return a new builder
      * @throws IllegalArgumentException once per JVM, the first time, if a {@code sluice.*} property names no
      *                                  accepted value (see the class documentation)
      */
@@ -156,7 +163,7 @@ public final class PipeOptions {
         return new Builder();
     }
 
-    /** @return a builder starting from these options */
+    /** {@return a builder starting from these options} */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.capacity = capacity;
@@ -177,77 +184,77 @@ public final class PipeOptions {
         return b;
     }
 
-    /** @return initial capacity in bytes, a power-of-two number of pages */
+    /** {@return initial capacity in bytes, a power-of-two number of pages} */
     public int capacity() {
         return capacity;
     }
 
-    /** @return the largest capacity {@link Pipe#setCapacity} accepts, in bytes */
+    /** {@return the largest capacity {@link Pipe#setCapacity} accepts, in bytes} */
     public int maxCapacity() {
         return maxCapacity;
     }
 
-    /** @return whether the write end starts in packet mode ({@code O_DIRECT}) */
+    /** {@return whether the write end starts in packet mode ({@code O_DIRECT})} */
     public boolean packetMode() {
         return packetMode;
     }
 
-    /** @return whether the read end starts nonblocking */
+    /** {@return whether the read end starts nonblocking} */
     public boolean nonBlockingRead() {
         return nonBlockingRead;
     }
 
-    /** @return whether the write end starts nonblocking */
+    /** {@return whether the write end starts nonblocking} */
     public boolean nonBlockingWrite() {
         return nonBlockingWrite;
     }
 
-    /** @return whether reads and writes record access and modification times ({@link Pipe#stat()}) */
+    /** {@return whether reads and writes record access and modification times ({@link Pipe#stat()})} */
     public boolean timestamps() {
         return timestamps;
     }
 
-    /** @return spare pages the pipe keeps for reuse; -1 means as many as the ring has slots */
+    /** {@return spare pages the pipe keeps for reuse; -1 means the default, twice as many as the ring has slots} */
     public int poolPages() {
         return poolPages;
     }
 
-    /** @return the shared page account, or null */
+    /** {@return the shared page account, or null} */
     public PipeAccounting accounting() {
         return accounting;
     }
 
-    /** @return when a reader wakes a blocked writer */
+    /** {@return when a reader wakes a blocked writer} */
     public WakePolicy wakePolicy() {
         return wakePolicy;
     }
 
-    /** @return when a writer wakes a blocked reader */
+    /** {@return when a writer wakes a blocked reader} */
     public ReaderWakePolicy readerWakePolicy() {
         return readerWakePolicy;
     }
 
-    /** @return how many waiters one wake-up reaches */
+    /** {@return how many waiters one wake-up reaches} */
     public WaitDiscipline waitDiscipline() {
         return waitDiscipline;
     }
 
-    /** @return what guards the ring */
+    /** {@return what guards the ring} */
     public LockStrategy lockStrategy() {
         return lockStrategy;
     }
 
-    /** @return how long a thread that must wait spins on its condition before it parks */
+    /** {@return how long a thread that must wait spins on its condition before it parks} */
     public Duration spinBeforePark() {
         return Duration.ofNanos(spinBeforeParkNanos);
     }
 
-    /** @return how much of {@link #spinBeforePark()} a waiting thread spins: all of it, or a learnt part */
+    /** {@return how much of {@link #spinBeforePark()} a waiting thread spins: all of it, or a learnt part} */
     public SpinPolicy spinPolicy() {
         return spinPolicy;
     }
 
-    /** @return where the pipe's own pages live: on the heap, or in direct memory */
+    /** {@return where the pipe's own pages live: on the heap, or in direct memory} */
     public PageMemory pageMemory() {
         return pageMemory;
     }
@@ -271,7 +278,7 @@ public final class PipeOptions {
         private boolean nonBlockingRead;
         private boolean nonBlockingWrite;
         private boolean timestamps;
-        private int poolPages = -1;
+        private int poolPages = DEFAULT_POOL_PAGES;
         private PipeAccounting accounting;
         private WakePolicy wakePolicy = SystemDefaults.JVM.wakePolicy;
         private ReaderWakePolicy readerWakePolicy = SystemDefaults.JVM.readerWakePolicy;
@@ -412,7 +419,7 @@ public final class PipeOptions {
         }
 
         /**
-         * When a writer wakes a reader blocked on an empty pipe. Default {@link ReaderWakePolicy#ON_EMPTY}.
+         * When a writer wakes a reader blocked on an empty pipe. Default {@link #DEFAULT_READER_WAKE_POLICY}.
          *
          * @param policy the rule
          * @return this builder
@@ -496,7 +503,8 @@ public final class PipeOptions {
         }
 
         /**
-         * @return the options
+         * {@return the options}
+         *
          * @throws IllegalArgumentException if the capacity exceeds the maximum capacity
          */
         public PipeOptions build() {
@@ -550,7 +558,8 @@ public final class PipeOptions {
 
         SystemDefaults(Properties p) {
             wakePolicy = parse(p, "sluice.wakePolicy", WakePolicy.class, DEFAULT_WAKE_POLICY);
-            readerWakePolicy = parse(p, "sluice.readerWakePolicy", ReaderWakePolicy.class, ReaderWakePolicy.ON_EMPTY);
+            readerWakePolicy = parse(p, "sluice.readerWakePolicy", ReaderWakePolicy.class,
+                    DEFAULT_READER_WAKE_POLICY);
             waitDiscipline = parse(p, "sluice.waitDiscipline", WaitDiscipline.class, DEFAULT_WAIT_DISCIPLINE);
             lockStrategy = parse(p, "sluice.lockStrategy", LockStrategy.class, DEFAULT_LOCK_STRATEGY);
             spinPolicy = parse(p, "sluice.spinPolicy", SpinPolicy.class, DEFAULT_SPIN_POLICY);

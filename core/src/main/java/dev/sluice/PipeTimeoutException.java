@@ -13,9 +13,12 @@ import java.io.InterruptedIOException;
 public class PipeTimeoutException extends InterruptedIOException {
     private static final long serialVersionUID = 2L;
 
+    /** Bytes the call moved before it stopped. @serial */
     private final long moved;
 
     /**
+     * Makes the exception a call ends with when it waited longer than its handle's timeout.
+     *
      * @param message          what timed out
      * @param bytesTransferred bytes moved before the timeout
      */
@@ -25,7 +28,7 @@ public class PipeTimeoutException extends InterruptedIOException {
         this.bytesTransferred = (int) Math.min(bytesTransferred, Integer.MAX_VALUE);
     }
 
-    /** @return bytes the call moved before it timed out, exact (the field is capped at 2 GiB) */
+    /** {@return bytes the call moved before it timed out, exact (the field is capped at 2 GiB)} */
     public long bytesTransferred() {
         return moved;
     }

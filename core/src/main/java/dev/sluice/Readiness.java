@@ -72,27 +72,27 @@ public final class Readiness {
         return ALL[bits];
     }
 
-    /** @return whether a read would return data without blocking */
+    /** {@return whether a read would return data without blocking} */
     public boolean readable() {
         return (bits & IN) != 0;
     }
 
-    /** @return whether a write of up to a page would not block */
+    /** {@return whether a write of up to a page would not block} */
     public boolean writable() {
         return (bits & OUT) != 0;
     }
 
-    /** @return whether every write end is closed (read ends only) */
+    /** {@return whether every write end is closed (read ends only)} */
     public boolean hungUp() {
         return (bits & HUP) != 0;
     }
 
-    /** @return whether every read end is closed (write ends only) */
+    /** {@return whether every read end is closed (write ends only)} */
     public boolean error() {
         return (bits & ERR) != 0;
     }
 
-    /** @return whether the handle polled is closed */
+    /** {@return whether the handle polled is closed} */
     public boolean invalid() {
         return (bits & NVAL) != 0;
     }

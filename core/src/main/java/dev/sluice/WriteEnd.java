@@ -73,7 +73,7 @@ public interface WriteEnd extends PipeEnd, GatheringByteChannel {
      */
     void setPacketMode(boolean on);
 
-    /** @return whether writes through this handle are packets */
+    /** {@return whether writes through this handle are packets} */
     boolean isPacketMode();
 
     /** {@inheritDoc} */

@@ -59,9 +59,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
 public class ChannelTransferBenchmark {
+    /** Where the pipe's pages live: {@code heap} or {@code direct} ({@link PageMemory}). */
     @Param({"heap", "direct"})
     public String pages;
 
+    /** Bytes each operation moves through the pipe. */
     @Param({"4096", "65536"})
     public int chunk;
 
@@ -77,6 +79,15 @@ public class ChannelTransferBenchmark {
     private ByteBuffer received;
     private ByteBuffer outgoing;
 
+    /** Run by JMH. */
+    public ChannelTransferBenchmark() {
+    }
+
+    /**
+     * Opens the pipe (128 KiB), the two files in a temporary folder and a connected loopback socket pair.
+     *
+     * @throws IOException if a file, the pipe or the sockets cannot be opened
+     */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         PageMemory memory = PageMemory.valueOf(pages.toUpperCase(java.util.Locale.ROOT));
@@ -103,6 +114,11 @@ public class ChannelTransferBenchmark {
         outgoing = ByteBuffer.allocateDirect(chunk).put(data).flip();
     }
 
+    /**
+     * Closes the pipe, the files and the sockets, and deletes the temporary folder.
+     *
+     * @throws IOException if closing or deleting fails
+     */
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         pipe.writer().close();
@@ -115,6 +131,12 @@ public class ChannelTransferBenchmark {
         Files.deleteIfExists(dir);
     }
 
+    /**
+     * Writes the chunk into the pipe and transfers it to the file.
+     *
+     * @return the bytes transferred
+     * @throws IOException if the pipe or the file fails
+     */
     @Benchmark
     public long toFile() throws IOException {
         pipe.writer().write(data);
@@ -122,6 +144,12 @@ public class ChannelTransferBenchmark {
         return check(Splice.transferTo(pipe.reader(), file, chunk));
     }
 
+    /**
+     * Transfers the chunk from the file into the pipe and reads it out.
+     *
+     * @return the bytes read from the pipe
+     * @throws IOException if the pipe or the file fails
+     */
     @Benchmark
     public int fromFile() throws IOException {
         source.position(0);
@@ -131,6 +159,12 @@ public class ChannelTransferBenchmark {
         return readAll();
     }
 
+    /**
+     * Writes the chunk into the pipe, transfers it to the socket and receives it at the other end.
+     *
+     * @return the bytes received
+     * @throws IOException if the pipe or the socket fails
+     */
     @Benchmark
     public int toSocket() throws IOException {
         pipe.writer().write(data);
@@ -142,6 +176,12 @@ public class ChannelTransferBenchmark {
         return received.position();
     }
 
+    /**
+     * Sends the chunk over the socket, transfers it from the socket into the pipe and reads it out.
+     *
+     * @return the bytes read from the pipe
+     * @throws IOException if the pipe or the socket fails
+     */
     @Benchmark
     public int fromSocket() throws IOException {
         outgoing.clear();
@@ -154,7 +194,12 @@ public class ChannelTransferBenchmark {
         return readAll();
     }
 
-    /** The bytes themselves, once an iteration: what each benchmark moved last must be the chunk. */
+    /**
+     * The bytes themselves, once an iteration: what each benchmark moved last must be the chunk.
+     *
+     * @throws IOException if the file cannot be read back
+     * @throws IllegalStateException if bytes are left in the pipe or what was moved differs from the chunk
+     */
     @TearDown(Level.Iteration)
     public void verify() throws IOException {
         if (pipe.stat().bytesQueued() != 0) {

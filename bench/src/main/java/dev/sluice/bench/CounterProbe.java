@@ -16,19 +16,28 @@ import dev.sluice.PipeOptions;
  * }</pre>
  *
  * Arguments: writeSize, spinMicros (as the benchmarks take it: {@code 0}, {@code 20}, {@code a20}), threads
- * ({@code platform} or {@code virtual}), bytes per round. The wake policy is full-and-freed, the lock a mutex.
+ * ({@code platform} or {@code virtual}), bytes per round, and optionally the busy threads beside it (as the
+ * benchmarks' {@code busy}). The wake policy is full-and-freed, the lock a mutex.
  */
 public final class CounterProbe {
     private CounterProbe() {
     }
 
+    /**
+     * Runs the three rounds and prints a line for each of the last two.
+     *
+     * @param args writeSize, spinMicros, threads and bytes per round, as above
+     * @throws Exception if a write fails, or the wait for the reader is interrupted
+     */
     public static void main(String[] args) throws Exception {
         int writeSize = Integer.parseInt(args[0]);
         PipeOptions options = SluiceConfig.options("full-and-freed", "mutex", args[1]);
         String threads = args[2];
         long total = Long.parseLong(args[3]);
+        Busy busy = Busy.start(args.length > 4 ? Integer.parseInt(args[4]) : 0);
         Pipe p = Pipe.open(options);
         byte[] data = new byte[writeSize];
+        Threads.Side side = Threads.side(threads);
         for (int round = 0; round < 3; round++) {
             p.resetCounters();
             Thread reader = Threads.start(threads, () -> {
@@ -43,7 +52,7 @@ public final class CounterProbe {
                 }
             });
             long t0 = System.nanoTime();
-            Threads.run(threads, () -> {
+            side.run(() -> {
                 for (long left = total; left > 0; ) {
                     int n = (int) Math.min(left, writeSize);
                     p.writer().write(data, 0, n);
@@ -59,6 +68,8 @@ public final class CounterProbe {
                         c.readCalls(), c.readerWaits(), c.writerWaits(), c.spunWaits(), c.lockContended());
             }
         }
+        side.close();
+        busy.stop();
         p.writer().close();
         p.reader().close();
     }

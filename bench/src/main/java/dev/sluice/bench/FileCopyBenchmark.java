@@ -58,6 +58,15 @@ public class FileCopyBenchmark {
     private FileChannel outCh;
     private final byte[] buf = new byte[CHUNK];
 
+    /** Run by JMH. */
+    public FileCopyBenchmark() {
+    }
+
+    /**
+     * Writes a {@link #SIZE}-byte random source file and opens it, the destination and a kernel pipe.
+     *
+     * @throws IOException if a file or the pipe cannot be made
+     */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("sluice-bench");
@@ -73,6 +82,12 @@ public class FileCopyBenchmark {
         outCh = FileChannel.open(dst, StandardOpenOption.WRITE);
     }
 
+    /**
+     * Copies the file with {@code splice(2)}: file into the pipe, pipe into the file, page references only.
+     *
+     * @return the bytes copied
+     * @throws IOException if a splice fails
+     */
     @Benchmark
     @OperationsPerInvocation(SIZE)
     public long splice() throws IOException {
@@ -80,13 +95,21 @@ public class FileCopyBenchmark {
         while (done < SIZE) {
             long n = KernelSplice.splice(in, done, pipe.writer(), SIZE - done, EnumSet.of(KernelSplice.Flag.MOVE));
             for (long left = n; left > 0; ) {
-                left -= KernelSplice.splice(pipe.reader(), out, done + (n - left), left, EnumSet.of(KernelSplice.Flag.MOVE));
+                left -= KernelSplice.splice(pipe.reader(), out, done + (n - left), left,
+                        EnumSet.of(KernelSplice.Flag.MOVE));
             }
             done += n;
         }
         return done;
     }
 
+    /**
+     * Copies the file through the kernel pipe with a heap array: read the file, write the pipe, read the
+     * pipe, write the file.
+     *
+     * @return the bytes copied
+     * @throws IOException if a read or write fails
+     */
     @Benchmark
     @OperationsPerInvocation(SIZE)
     public long pipeCopyLoop() throws IOException {
@@ -108,6 +131,12 @@ public class FileCopyBenchmark {
         return done;
     }
 
+    /**
+     * Copies the file with a plain read/write loop, no pipe: the scale the two others are read against.
+     *
+     * @return the bytes copied
+     * @throws IOException if a read or write fails
+     */
     @Benchmark
     @OperationsPerInvocation(SIZE)
     public long copyLoop() throws IOException {
@@ -125,6 +154,12 @@ public class FileCopyBenchmark {
         return done;
     }
 
+    /**
+     * Closes everything, checks the copy against the source byte for byte, and deletes the files.
+     *
+     * @throws IOException if closing, reading or deleting fails
+     * @throws IllegalStateException if the copy differs from the source
+     */
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         in.close();

@@ -1,6 +1,7 @@
 package dev.sluice.bench;
 
 import dev.sluice.PipeOptions;
+import dev.sluice.policy.Aliased;
 import dev.sluice.policy.LockStrategy;
 import dev.sluice.policy.SpinPolicy;
 import dev.sluice.policy.WakePolicy;
@@ -12,18 +13,13 @@ final class SluiceConfig {
     }
 
     static PipeOptions options(String policy, String lock, String spinMicros) {
-        LockStrategy l = switch (lock) {
-            case "mutex" -> LockStrategy.MUTEX;
-            case "spin" -> LockStrategy.SPIN;
-            default -> throw new IllegalArgumentException("unknown lock strategy " + lock + " (mutex, spin)");
-        };
         // "a20": the adaptive spin policy with a longest spin of 20 µs; a bare number spins that long every time.
         boolean adaptive = spinMicros.startsWith("a");
         String micros = adaptive ? spinMicros.substring(1) : spinMicros;
         return PipeOptions.builder()
                 .spinPolicy(adaptive ? SpinPolicy.ADAPTIVE : SpinPolicy.FIXED)
-                .wakePolicy(WakePolicy.fromAlias(policy))
-                .lockStrategy(l)
+                .wakePolicy(Aliased.parse(WakePolicy.class, policy, "policy"))
+                .lockStrategy(Aliased.parse(LockStrategy.class, lock, "lock"))
                 .spinBeforePark(Duration.ofNanos((long) (Double.parseDouble(micros) * 1000)))
                 .build();
     }

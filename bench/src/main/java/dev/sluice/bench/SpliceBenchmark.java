@@ -45,6 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
 public class SpliceBenchmark {
+    /** Bytes each operation moves from pipe A to its reader(s). */
     @Param({"4096", "65536"})
     public int chunk;
 
@@ -54,6 +55,11 @@ public class SpliceBenchmark {
     private byte[] buffer;
     private byte[] sink;
 
+    /** Run by JMH. */
+    public SpliceBenchmark() {
+    }
+
+    /** Opens pipes A and B (128 KiB each) and fills the chunk with a pattern. */
     @Setup(Level.Trial)
     public void setUp() {
         PipeOptions options = PipeOptions.builder().capacity(128 * 1024).build();
@@ -67,6 +73,7 @@ public class SpliceBenchmark {
         sink = new byte[chunk];
     }
 
+    /** Closes both pipes. */
     @TearDown(Level.Trial)
     public void tearDown() {
         a.writer().close();
@@ -75,6 +82,12 @@ public class SpliceBenchmark {
         b.reader().close();
     }
 
+    /**
+     * The chunk from A to B through a buffer: write A, read A, write B, read B.
+     *
+     * @return the bytes read from B
+     * @throws IOException if a pipe fails
+     */
     @Benchmark
     public int copy() throws IOException {
         a.writer().write(data);
@@ -83,6 +96,13 @@ public class SpliceBenchmark {
         return readAll(b, sink);
     }
 
+    /**
+     * The chunk from A to B by moving its pages: write A, splice A into B, read B.
+     *
+     * @return the bytes read from B
+     * @throws IOException if a pipe fails
+     * @throws IllegalStateException if the splice moved less than the chunk
+     */
     @Benchmark
     public int splice() throws IOException {
         a.writer().write(data);
@@ -90,6 +110,12 @@ public class SpliceBenchmark {
         return readAll(b, sink);
     }
 
+    /**
+     * Two consumers of the chunk by copying: write A, read A (the first), write that to B, read B (the second).
+     *
+     * @return the bytes both consumers read
+     * @throws IOException if a pipe fails
+     */
     @Benchmark
     public int teeCopy() throws IOException {
         a.writer().write(data);
@@ -98,6 +124,13 @@ public class SpliceBenchmark {
         return n + readAll(b, sink);
     }
 
+    /**
+     * Two consumers of the chunk by sharing its pages: write A, tee A into B, read A and read B.
+     *
+     * @return the bytes both consumers read
+     * @throws IOException if a pipe fails
+     * @throws IllegalStateException if the tee duplicated less than the chunk
+     */
     @Benchmark
     public int tee() throws IOException {
         a.writer().write(data);

@@ -1,5 +1,9 @@
 package dev.sluice.bench;
 
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
 /** Where a benchmark's sides run: platform threads or virtual threads. */
 final class Threads {
     private Threads() {
@@ -14,26 +18,50 @@ final class Threads {
     }
 
     /**
-     * Runs {@code body} as the measured side: on the benchmark's own (platform) thread, or in a fresh virtual
-     * thread that the benchmark thread joins. Starting and joining a virtual thread costs a few microseconds,
-     * so batches are sized to make that negligible.
+     * The measured side of a benchmark: the benchmark's own (platform) thread, or one virtual thread that
+     * lives for the whole trial and runs each batch handed to it. The same thread every time matters to
+     * {@code PipedInputStream}, which ties its ends to the threads that use them ("Write end dead" once the
+     * last writing thread has died); handing a batch over costs a few microseconds, so batches are sized to
+     * make that negligible.
      */
-    static void run(String kind, ThrowingRunnable body) throws Exception {
-        if ("platform".equals(kind)) {
-            body.run();
-            return;
+    static Side side(String kind) {
+        start(kind, () -> { }); // validates the kind
+        return new Side("virtual".equals(kind) ? Executors.newSingleThreadExecutor(Thread.ofVirtual().factory())
+                : null);
+    }
+
+    /** See {@link #side}. */
+    static final class Side implements AutoCloseable {
+        private final ExecutorService virtual;
+
+        private Side(ExecutorService virtual) {
+            this.virtual = virtual;
         }
-        Exception[] failure = new Exception[1];
-        Thread t = Thread.ofVirtual().start(() -> {
-            try {
+
+        /** Runs {@code body} on this side and returns when it is done, rethrowing what it threw. */
+        void run(ThrowingRunnable body) throws Exception {
+            if (virtual == null) {
                 body.run();
-            } catch (Exception e) {
-                failure[0] = e;
+                return;
             }
-        });
-        t.join();
-        if (failure[0] != null) {
-            throw failure[0];
+            try {
+                virtual.submit(() -> {
+                    body.run();
+                    return null;
+                }).get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof Exception x) {
+                    throw x;
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (virtual != null) {
+                virtual.shutdownNow();
+            }
         }
     }
 

@@ -36,9 +36,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
 public class WriteReadBenchmark {
+    /** Bytes written and read back per operation. */
     @Param({"100", "4096", "65536"})
     public int size;
 
+    /** Where the pipe's pages live: {@code heap} or {@code direct} ({@link PageMemory}). */
     @Param({"heap", "direct"})
     public String pages;
 
@@ -46,6 +48,11 @@ public class WriteReadBenchmark {
     private byte[] data;
     private byte[] into;
 
+    /** Run by JMH. */
+    public WriteReadBenchmark() {
+    }
+
+    /** Opens a 128 KiB pipe with pages of the chosen memory. */
     @Setup(Level.Trial)
     public void setUp() {
         PageMemory memory = PageMemory.valueOf(pages.toUpperCase(java.util.Locale.ROOT));
@@ -54,12 +61,20 @@ public class WriteReadBenchmark {
         into = new byte[size];
     }
 
+    /** Closes both ends. */
     @TearDown(Level.Trial)
     public void tearDown() {
         pipe.writer().close();
         pipe.reader().close();
     }
 
+    /**
+     * Writes {@code size} bytes and reads them back.
+     *
+     * @return the bytes read
+     * @throws IOException if the pipe fails
+     * @throws IllegalStateException if a read returns nothing while bytes are queued
+     */
     @Benchmark
     public int writeRead() throws IOException {
         pipe.writer().write(data);

@@ -25,12 +25,16 @@ public final class PipeInputStream extends InputStream {
     private final byte[] one = new byte[1];
     private final AtomicBoolean oneInUse = new AtomicBoolean();
 
-    /** @param end the handle to read from; the stream owns it from now on */
+    /**
+     * An input stream over a read end ({@code ReadEnd#asInputStream} makes one).
+     *
+     * @param end the handle to read from; the stream owns it from now on
+     */
     public PipeInputStream(ReadEnd end) {
         this.end = Objects.requireNonNull(end, "end is null");
     }
 
-    /** @return the handle this stream reads from */
+    /** {@return the handle this stream reads from} */
     public ReadEnd end() {
         return end;
     }

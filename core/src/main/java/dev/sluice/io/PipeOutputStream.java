@@ -24,12 +24,16 @@ public final class PipeOutputStream extends OutputStream {
     private final byte[] one = new byte[1];
     private final AtomicBoolean oneInUse = new AtomicBoolean();
 
-    /** @param end the handle to write to; the stream owns it from now on */
+    /**
+     * An output stream over a write end ({@code WriteEnd#asOutputStream} makes one).
+     *
+     * @param end the handle to write to; the stream owns it from now on
+     */
     public PipeOutputStream(WriteEnd end) {
         this.end = Objects.requireNonNull(end, "end is null");
     }
 
-    /** @return the handle this stream writes to */
+    /** {@return the handle this stream writes to} */
     public WriteEnd end() {
         return end;
     }

@@ -16,7 +16,7 @@ import java.util.Locale;
  */
 public interface Aliased {
 
-    /** @return the constant's alias, such as {@code "full-and-freed"} */
+    /** {@return the constant's alias, such as {@code "full-and-freed"}} */
     default String alias() {
         return ((Enum<?>) this).name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
@@ -43,7 +43,12 @@ public interface Aliased {
                 + aliases(type));
     }
 
-    /** @return every alias of {@code type}, in declaration order */
+    /**
+     * {@return every alias of {@code type}, in declaration order}
+     *
+     * @param type the enum
+     * @param <E>  the enum type
+     */
     static <E extends Enum<E> & Aliased> List<String> aliases(Class<E> type) {
         return Arrays.stream(type.getEnumConstants()).map(Aliased::alias).toList();
     }

@@ -20,6 +20,8 @@ public enum ReaderWakePolicy implements Aliased {
 
 
     /**
+     * The rule, evaluated by a writer when it leaves (or is about to sleep).
+     *
      * @param wasEmpty whether the pipe was empty when the write started (or last woke)
      * @param polled   whether the pipe has ever been polled
      * @return whether the write should wake a reader when it leaves

@@ -49,8 +49,8 @@ public enum WaitDiscipline implements Aliased {
      * which the kernel's exclusive waits still pay. Broadcast avoids it only by keeping a herd runnable.
      * Here the second, third, ... wake-ups, sent while the first woken thread is still on its way, are
      * skipped: that thread will look at the pipe after the writes that would have sent them, and take the
-     * data or pass the baton. On the lab's jobserver (64 threads, one idle 2-core machine) it cut the
-     * wake-ups from about 11k to 80 per 200k tokens and the time by 3.5x.
+     * data or pass the baton. On the lab's jobserver (64 threads, one pipe) it leaves almost no wake-up that
+     * finds nothing to do ({@code docs/performance.md}, "The wait discipline").
      *
      * <p>Why it loses no wake-up: a thread's wake-up counts as in flight until its wait returns, and it then
      * takes the pipe's lock and looks at the ring (or, if it leaves without looking because its handle was

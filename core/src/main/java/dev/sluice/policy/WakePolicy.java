@@ -94,13 +94,12 @@ public enum WakePolicy implements Aliased {
      * (3) The cap of half the ring is applied again when the rule is evaluated, so a need stated before the
      * ring shrank cannot exceed what can be free; the test suite found that race.
      *
-     * <p>Measured (lab {@code --quick}, idle 2-core VM, medians of 20-50 reps, README "The lab"): within the
-     * noise of the best safe fixed policy on hackbench, pipe-bench and tee, with as many or fewer writer
-     * wake-ups than {@link #FULL_AND_FREED}; behind {@link #HALF_EMPTY} where batching across read calls pays
-     * (pipe-bench without spinning ×0.89, tee with it ×0.80, the latter within the noise). It cannot batch
-     * that way: a reader that returns from its read may next wait for this very writer by some other path,
-     * so a writer whose need is met must be woken before the read returns. A 3 % difference is below what
-     * this machine resolves (intervals of ±10-20 %).
+     * <p>In the lab it is within the noise of the best safe fixed policy on hackbench, pipe-bench and tee,
+     * with as many or fewer writer wake-ups than {@link #FULL_AND_FREED}, and behind {@link #HALF_EMPTY} where
+     * batching across read calls pays. It cannot batch that way: a reader that returns from its read may next
+     * wait for this very writer by some other path, so a writer whose need is met must be woken before the
+     * read returns. The runs, and how finely the machine resolves them: {@code docs/performance.md}, "The wake
+     * policies in the lab".
      */
     ADAPTIVE {
         @Override
@@ -130,12 +129,12 @@ public enum WakePolicy implements Aliased {
      */
     public abstract boolean wakeOnFree(int occupancyBefore, int maxUsage, int writerNeed);
 
-    /** @return whether a read that started on a full ring wakes a writer when it leaves, freed or not */
+    /** {@return whether a read that started on a full ring wakes a writer when it leaves, freed or not} */
     public boolean wakeIfFullAtStart() {
         return false;
     }
 
-    /** @return whether blocked writers must state their need ({@link #ADAPTIVE}) */
+    /** {@return whether blocked writers must state their need ({@link #ADAPTIVE})} */
     public boolean usesWriterNeed() {
         return false;
     }
@@ -159,6 +158,8 @@ public enum WakePolicy implements Aliased {
 
 
     /**
+     * The policy of that name; the same as {@link Aliased#parse}.
+     *
      * @param alias a name as returned by {@link #alias()} or the constant's name, any case
      * @return the policy
      * @throws IllegalArgumentException if no policy has that name

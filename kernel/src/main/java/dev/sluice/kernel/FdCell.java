@@ -3,6 +3,7 @@ package dev.sluice.kernel;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -41,15 +42,50 @@ final class FdCell {
     /** EPOLLIN for descriptors waited on to read, EPOLLOUT to write. */
     final int waitEvents;
     private final AtomicInteger state = new AtomicInteger();
-    /** Parked threads, and {@link ReadyWaiter}s of readiness futures. */
-    private final ConcurrentLinkedQueue<Object> waiters = new ConcurrentLinkedQueue<>();
+    /** Parked threads. */
+    private final ConcurrentLinkedQueue<Thread> threads = new ConcurrentLinkedQueue<>();
+    /**
+     * Readiness futures, oldest first. A future completed by someone else (cancelled, timed out) is
+     * abandoned: it stays queued until {@link #purge()} drops every abandoned one, which runs once they
+     * are half the queue, so each registration costs O(1) amortised and abandoned futures never hold
+     * more than the live ones do (plus a constant).
+     */
+    private final ConcurrentLinkedQueue<ReadyWaiter<?>> futures = new ConcurrentLinkedQueue<>();
+    /** Futures queued, less those taken off (approximate between purges, exact after one). */
+    private final AtomicInteger queuedFutures = new AtomicInteger();
+    /** Futures abandoned since the last purge. */
+    private final AtomicInteger abandoned = new AtomicInteger();
+    private static final int PURGE_MIN = 32;
     /** Events the parked threads wait for, OR-ed since the last fire. */
     private final AtomicInteger wanted = new AtomicInteger();
     /** Whether the descriptor is in the poller's epoll set; written by the poller's arm and forget. */
     volatile boolean registered;
 
-    /** A readiness future waiting on this descriptor; {@code check} returns null while not ready. */
-    record ReadyWaiter<T>(CompletableFuture<T> future, Function<FdCell, T> check, T whenClosed) {
+    /**
+     * A readiness future waiting on this descriptor; {@code check} returns null while not ready. The
+     * check must not hold on to the handle that owns the cell (a pending future must not keep a dropped
+     * pipe reachable; see {@code KernelPipe}'s cleaner).
+     */
+    static final class ReadyWaiter<T> {
+        final CompletableFuture<T> future;
+        final Function<FdCell, T> check;
+        final T whenClosed;
+        /** Set by whoever takes the waiter off the queue to complete it; an abandoned one is never taken. */
+        private final AtomicBoolean taken = new AtomicBoolean();
+
+        ReadyWaiter(CompletableFuture<T> future, Function<FdCell, T> check, T whenClosed) {
+            this.future = future;
+            this.check = check;
+            this.whenClosed = whenClosed;
+        }
+
+        boolean take() {
+            return !future.isDone() && taken.compareAndSet(false, true);
+        }
+
+        boolean abandoned() {
+            return future.isDone() && !taken.get();
+        }
     }
 
     /** Runs after {@code close(2)}: the other side of a pipe may have to wake its waiters. */
@@ -151,7 +187,7 @@ final class FdCell {
      */
     void park(long deadline, int events, java.util.function.BooleanSupplier recheck) {
         Thread me = Thread.currentThread();
-        waiters.add(me);
+        threads.add(me);
         try {
             if (recheck == null) {
                 // Arm for every event queued since the last fire: a one-shot registration has one mask.
@@ -171,32 +207,49 @@ final class FdCell {
                 }
             }
         } finally {
-            waiters.remove(me);
+            threads.remove(me);
         }
     }
 
     /** Queues a readiness future; the caller holds a use and has checked that it is not ready yet. */
     <T> void addReadyWaiter(ReadyWaiter<T> w) {
-        waiters.add(w);
-        if (isClosed() && waiters.remove(w)) {
-            w.future.complete(w.whenClosed); // close() ran its wake-up before we were queued
+        futures.add(w);
+        queuedFutures.incrementAndGet();
+        // Runs at once if the future is completed already, else when anyone completes it: if that is not
+        // this cell (a cancel, orTimeout), the waiter is abandoned and counts towards a purge.
+        w.future.whenComplete((v, t) -> {
+            if (!w.taken.get()) {
+                abandonedOne();
+            }
+        });
+        if (isClosed()) {
+            completeAll(); // close() ran its wake-up before we were queued
             return;
         }
         Poller.get().arm(this, wanted.accumulateAndGet(waitEvents, (a, b) -> a | b));
     }
 
+    private void abandonedOne() {
+        int a = abandoned.incrementAndGet();
+        if (a > PURGE_MIN && 2L * a > queuedFutures.get()) {
+            purge();
+        }
+    }
+
+    /** Drops every abandoned future: O(queue), run once they are half of it. */
+    private void purge() {
+        abandoned.set(0);
+        futures.removeIf(ReadyWaiter::abandoned);
+        queuedFutures.set(futures.size());
+    }
+
     /** Called by the poller thread when epoll reports the descriptor ready. */
     void fire() {
         wanted.set(0); // before the waiters are woken: each re-arms with its own events
-        boolean futures = false;
-        for (Object w : waiters) {
-            if (w instanceof Thread t) {
-                LockSupport.unpark(t);
-            } else {
-                futures = true;
-            }
+        for (Thread t : threads) {
+            LockSupport.unpark(t);
         }
-        if (futures && !fireFutures() && tryAcquire()) {
+        if (!futures.isEmpty() && !fireFutures() && tryAcquire()) {
             try {
                 // Still not ready (another thread was first): wait for the next event.
                 Poller.get().arm(this, wanted.accumulateAndGet(waitEvents, (a, b) -> a | b));
@@ -208,32 +261,29 @@ final class FdCell {
 
     /** Unparks the threads parked on this descriptor (they retry; a needless wake-up costs one retry). */
     void unparkThreads() {
-        for (Object w : waiters) {
-            if (w instanceof Thread t) {
-                LockSupport.unpark(t);
-            }
+        for (Thread t : threads) {
+            LockSupport.unpark(t);
         }
     }
 
     /** Unparks the first queued thread, if any. @return whether there was one */
     boolean unparkOne() {
-        for (Object w : waiters) {
-            if (w instanceof Thread t) {
-                LockSupport.unpark(t);
-                return true;
-            }
+        Thread t = threads.peek();
+        if (t != null) {
+            LockSupport.unpark(t);
+            return true;
         }
         return false;
     }
 
     /** @return whether readiness futures are queued (a racy hint) */
     boolean hasFutures() {
-        for (Object w : waiters) {
-            if (w instanceof ReadyWaiter<?>) {
-                return true;
-            }
-        }
-        return false;
+        return !futures.isEmpty();
+    }
+
+    /** @return the readiness futures this cell holds, abandoned ones not yet purged included (for tests) */
+    int readyWaiters() {
+        return futures.size();
     }
 
     /**
@@ -246,13 +296,7 @@ final class FdCell {
      * @return whether none is left waiting
      */
     boolean fireFutures() {
-        ReadyWaiter<?> first = null;
-        for (Object w : waiters) {
-            if (w instanceof ReadyWaiter<?> r) {
-                first = r;
-                break;
-            }
-        }
+        ReadyWaiter<?> first = futures.peek();
         if (first == null) {
             return true;
         }
@@ -262,7 +306,7 @@ final class FdCell {
         }
         Object value;
         try {
-            value = first.check.apply(this);
+            value = first.check.apply(this); // every waiter of a cell has the same check
         } finally {
             release();
         }
@@ -270,13 +314,14 @@ final class FdCell {
             return false;
         }
         java.util.ArrayList<ReadyWaiter<?>> due = new java.util.ArrayList<>();
-        for (Object w : waiters) {
-            if (w instanceof ReadyWaiter<?> r && waiters.remove(r)) {
-                due.add(r);
+        for (ReadyWaiter<?> w; (w = futures.poll()) != null; ) {
+            queuedFutures.decrementAndGet();
+            if (w.take()) {
+                due.add(w);
             }
         }
         for (ReadyWaiter<?> r : due) {
-            complete(r, value);
+            complete(r, value); // outside the queue's traversal: a callback may queue new futures
         }
         return true;
     }
@@ -288,18 +333,28 @@ final class FdCell {
 
     /** Wakes every parked thread; with {@code closing}, completes every readiness future as closed. */
     private void wakeAll(boolean closing) {
-        for (Object w : waiters) {
-            if (w instanceof Thread t) {
-                LockSupport.unpark(t);
-            } else if (closing && w instanceof ReadyWaiter<?> r) {
-                completeClosed(r);
-            }
+        for (Thread t : threads) {
+            LockSupport.unpark(t);
+        }
+        if (closing) {
+            completeAll();
         }
     }
 
-    private <T> void completeClosed(ReadyWaiter<T> r) {
-        if (waiters.remove(r)) {
-            r.future.complete(r.whenClosed);
+    private void completeAll() {
+        java.util.ArrayList<ReadyWaiter<?>> due = new java.util.ArrayList<>();
+        for (ReadyWaiter<?> w; (w = futures.poll()) != null; ) {
+            queuedFutures.decrementAndGet();
+            if (w.take()) {
+                due.add(w);
+            }
         }
+        for (ReadyWaiter<?> r : due) {
+            completeClosed(r);
+        }
+    }
+
+    private static <T> void completeClosed(ReadyWaiter<T> r) {
+        r.future.complete(r.whenClosed);
     }
 }

@@ -26,7 +26,7 @@ abstract sealed class KernelEnd extends EndBase permits KernelReadEnd, KernelWri
     KernelEnd(KernelPipe pipe, int fd, int waitEvents, boolean nonBlocking, long timeoutNanos) {
         super(nonBlocking, timeoutNanos);
         this.pipe = pipe;
-        this.cell = new FdCell(fd, waitEvents, () -> pipe.descriptorClosed());
+        this.cell = new FdCell(fd, waitEvents, pipe.closeHook());
     }
 
     /** @return the descriptor number, for the splice helpers (valid only while a use is held) */
@@ -46,6 +46,7 @@ abstract sealed class KernelEnd extends EndBase permits KernelReadEnd, KernelWri
 
     @Override
     public void close() {
+        pipe.closing(this);
         if (cell.close()) {
             pipe.handleClosed(this);
         }
@@ -54,8 +55,10 @@ abstract sealed class KernelEnd extends EndBase permits KernelReadEnd, KernelWri
     /** The poll(2) events this end waits for. */
     abstract short pollEvents();
 
-    /** Whether a readiness is what {@link #whenReady()} waits for. */
-    abstract boolean isReady(Readiness r);
+    /** Whether a readiness is what {@link #whenReady()} of a read (or write) end waits for. */
+    static boolean isReady(boolean read, Readiness r) {
+        return read ? r.readable() || r.hungUp() || r.invalid() : r.writable() || r.error() || r.invalid();
+    }
 
     @Override
     public Readiness poll() {
@@ -101,19 +104,29 @@ abstract sealed class KernelEnd extends EndBase permits KernelReadEnd, KernelWri
         }
         try {
             Readiness now = pollHeld();
-            if (isReady(now)) {
+            if (isReady(this instanceof KernelReadEnd, now)) {
                 f.complete(now);
             } else {
                 pipe.futureQueued();
-                cell.addReadyWaiter(new FdCell.ReadyWaiter<>(f, c -> {
-                    Readiness r = pollHeld();
-                    return isReady(r) ? r : null;
-                }, INVALID));
+                cell.addReadyWaiter(new FdCell.ReadyWaiter<>(f, readyCheck(pollEvents(), this instanceof KernelReadEnd),
+                        INVALID));
             }
         } finally {
             cell.release();
         }
         return f;
+    }
+
+    /**
+     * The readiness check of a queued future. Static, so that it holds neither this handle nor its pipe: a
+     * pending future must not keep a dropped pipe from its cleaner. The cell's use is held by the caller.
+     */
+    private static java.util.function.Function<FdCell, Readiness> readyCheck(short events, boolean read) {
+        return c -> {
+            int rev = LibC.pollNow(c.fd, events);
+            Readiness r = rev < 0 ? INVALID : Readiness.ofLinuxPollMask(rev);
+            return isReady(read, r) ? r : null;
+        };
     }
 
     // ---- the wait between two attempts of a blocking call ------------------------------------------
@@ -172,9 +185,13 @@ abstract sealed class KernelEnd extends EndBase permits KernelReadEnd, KernelWri
         }
     }
 
-    /** @return an IOException for a failed call on this end */
+    /**
+     * @param op    the call and the system call behind it, e.g. {@code "available: ioctl(FIONREAD)"}
+     * @param errno the positive errno
+     * @return an IOException for a failed call on this end: the call, this handle, the errno's name
+     */
     IOException failure(String op, long errno) {
-        return new IOException(op + " on a kernel pipe (fd " + cell.fd + ") failed: " + LibC.describe((int) errno));
+        return new IOException(op + " on " + this + " failed: " + LibC.describe((int) errno));
     }
 
     static ClosedChannelException closed() {

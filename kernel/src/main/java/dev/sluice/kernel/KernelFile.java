@@ -69,7 +69,7 @@ public final class KernelFile implements AutoCloseable {
             fd = LibC.open(arena.allocateFrom(path.toString()), flags, 0666);
         }
         if (fd < 0) {
-            throw new IOException("open " + path + " failed: " + LibC.describe(-fd));
+            throw new IOException("KernelFile.open: open(" + path + ") failed: " + LibC.describe(-fd));
         }
         return new KernelFile(fd, path.toString(), false);
     }
@@ -87,7 +87,8 @@ public final class KernelFile implements AutoCloseable {
             MemorySegment fds = arena.allocate(JAVA_INT, 2);
             int r = LibC.socketpair(fds, LibC.SOCK_STREAM | LibC.SOCK_NONBLOCK | LibC.SOCK_CLOEXEC);
             if (r < 0) {
-                throw new IOException("socketpair failed: " + LibC.describe(-r));
+                throw new IOException("KernelFile.socketPair: socketpair(AF_UNIX, SOCK_STREAM) failed: "
+                        + LibC.describe(-r));
             }
             int a = fds.getAtIndex(JAVA_INT, 0);
             int b = fds.getAtIndex(JAVA_INT, 1);

@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.Cleaner;
+import java.lang.ref.WeakReference;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +44,12 @@ import java.util.concurrent.atomic.LongAdder;
  * descriptor; {@code dup()} makes a new one. See {@link FdCell} for how a closed descriptor number is kept
  * from being used again: system calls hold a use count, and {@code close(2)} runs when the last use ends.
  *
+ * <p><b>Closing.</b> Close every handle when done: that is the contract, as for any descriptor, and it
+ * is what gives the other side its end-of-stream or broken pipe at the right moment. A pipe dropped with
+ * handles still open is not leaked for good, though: once the pipe and all its handles are unreachable, a
+ * {@link Cleaner} closes the descriptors that are left (a pending readiness future whose callbacks refer
+ * to the pipe keeps it reachable, as a registered channel is kept by its selector).
+ *
  * <p><b>Options</b> ({@link #open(PipeOptions)}): capacity ({@code F_SETPIPE_SZ}), packet mode
  * ({@code O_DIRECT}), nonblocking per end. The in-process policies (wake policy, lock, spin) do not change
  * what a caller can observe and are ignored. Options the kernel cannot honour are refused with
@@ -69,6 +77,13 @@ public final class KernelPipe implements Pipe {
     private final AtomicInteger readers = new AtomicInteger(1);
     private final AtomicInteger writers = new AtomicInteger(1);
     private volatile int lastCapacity;
+    /**
+     * The descriptors of every open handle, for the cleaner. Neither the cells nor the cleaner's action
+     * refer to this pipe or its handles (a cell's after-close hook holds the pipe weakly), so a pipe whose
+     * handles are all unreachable can be collected, and its cleaner then closes what is left.
+     */
+    private final Set<FdCell> cells = ConcurrentHashMap.newKeySet();
+    private final Runnable closeHook = weakHook(this);
 
     private final LongAdder bytesWritten = new LongAdder();
     private final LongAdder bytesRead = new LongAdder();
@@ -77,11 +92,53 @@ public final class KernelPipe implements Pipe {
     private final LongAdder readerWaits = new LongAdder();
     private final LongAdder writerWaits = new LongAdder();
 
-    private KernelPipe(int rfd, int wfd, PipeOptions o) {
-        this.reader = new KernelReadEnd(this, rfd, o.nonBlockingRead(), 0);
-        this.writer = new KernelWriteEnd(this, wfd, o.nonBlockingWrite(), 0, o.packetMode());
+    private KernelPipe(int rfd, int wfd, boolean nonBlockingRead, boolean nonBlockingWrite, boolean packetMode) {
+        this.reader = new KernelReadEnd(this, rfd, nonBlockingRead, 0);
+        this.writer = new KernelWriteEnd(this, wfd, nonBlockingWrite, 0, packetMode);
         open.add(reader);
         open.add(writer);
+        cells.add(reader.cell);
+        cells.add(writer.cell);
+    }
+
+    /** The JVM-wide cleaner of dropped pipes, made with the first pipe. */
+    private static final class Cleaning {
+        static final Cleaner CLEANER = Cleaner.create(
+                Thread.ofPlatform().daemon(true).name("sluice-kernel-cleaner").factory());
+    }
+
+    /**
+     * What the cleaner runs: closes every descriptor still open. Static: it must not hold the pipe. (Not
+     * lambdas, here and in {@link #weakHook}: see the note in {@link LibC}.)
+     */
+    private static Runnable closeAll(Set<FdCell> cells) {
+        return new Runnable() {
+            @Override
+            public void run() {
+                for (FdCell c : cells) {
+                    c.close();
+                }
+            }
+        };
+    }
+
+    /** The hook a cell runs after {@code close(2)}, holding the pipe weakly (see {@link #cells}). */
+    private static Runnable weakHook(KernelPipe p) {
+        WeakReference<KernelPipe> ref = new WeakReference<>(p);
+        return new Runnable() {
+            @Override
+            public void run() {
+                KernelPipe pipe = ref.get();
+                if (pipe != null) {
+                    pipe.descriptorClosed();
+                }
+            }
+        };
+    }
+
+    /** @return the hook every descriptor of this pipe runs after {@code close(2)} */
+    Runnable closeHook() {
+        return closeHook;
     }
 
     /**
@@ -92,7 +149,10 @@ public final class KernelPipe implements Pipe {
      * @throws UnsupportedOperationException if this is not Linux
      */
     public static KernelPipe open() throws IOException {
-        return open(PipeOptions.defaults());
+        // Not open(PipeOptions.defaults()): that would load the in-process pipe's option classes, which a
+        // first kernel pipe has no use for (tens of milliseconds of class loading at start-up).
+        Platform.checkSupported();
+        return create(LibC.O_CLOEXEC | LibC.O_NONBLOCK, false, false, false);
     }
 
     /**
@@ -111,7 +171,8 @@ public final class KernelPipe implements Pipe {
         if (!no.isEmpty()) {
             throw new IllegalArgumentException("a kernel pipe cannot honour: " + String.join("; ", no));
         }
-        KernelPipe p = create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | (options.packetMode() ? LibC.O_DIRECT : 0), options);
+        KernelPipe p = create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | (options.packetMode() ? LibC.O_DIRECT : 0),
+                options.nonBlockingRead(), options.nonBlockingWrite(), options.packetMode());
         if (options.capacity() != PipeOptions.DEFAULT_CAPACITY) {
             try {
                 p.setCapacity(options.capacity());
@@ -137,7 +198,7 @@ public final class KernelPipe implements Pipe {
     public static KernelPipe openNoAtime() throws IOException {
         Platform.checkSupported();
         try {
-            return create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | LibC.O_NOATIME, PipeOptions.defaults());
+            return create(LibC.O_CLOEXEC | LibC.O_NONBLOCK | LibC.O_NOATIME, false, false, false);
         } catch (IOException e) {
             if (e.getMessage().contains("EINVAL")) {
                 throw new UnsupportedOperationException("pipe2(O_NOATIME) is refused by this kernel (EINVAL): pipe2 "
@@ -148,7 +209,8 @@ public final class KernelPipe implements Pipe {
         }
     }
 
-    private static KernelPipe create(int flags, PipeOptions options) throws IOException {
+    private static KernelPipe create(int flags, boolean nonBlockingRead, boolean nonBlockingWrite, boolean packetMode)
+            throws IOException {
         int r;
         int rfd;
         int wfd;
@@ -159,9 +221,11 @@ public final class KernelPipe implements Pipe {
             wfd = fds.getAtIndex(JAVA_INT, 1);
         }
         if (r < 0) {
-            throw new IOException("pipe2 failed: " + LibC.describe(-r));
+            throw new IOException("KernelPipe.open: pipe2 failed: " + LibC.describe(-r));
         }
-        return new KernelPipe(rfd, wfd, options);
+        KernelPipe p = new KernelPipe(rfd, wfd, nonBlockingRead, nonBlockingWrite, packetMode);
+        Cleaning.CLEANER.register(p, closeAll(p.cells));
+        return p;
     }
 
     /**
@@ -202,10 +266,12 @@ public final class KernelPipe implements Pipe {
     void handleOpened(KernelEnd e) {
         (e instanceof KernelReadEnd ? readers : writers).incrementAndGet();
         open.add(e);
+        cells.add(e.cell);
     }
 
     void handleClosed(KernelEnd e) {
         open.remove(e);
+        cells.remove(e.cell);
         (e instanceof KernelReadEnd ? readers : writers).decrementAndGet();
         stateChanged();
     }
@@ -319,7 +385,8 @@ public final class KernelPipe implements Pipe {
     /**
      * Wakes every thread of this JVM parked on one side (a close, a resize, an export). Ordinary reads and
      * writes wake one thread instead ({@link #stored}, {@link #consumed}), as {@code pipe_write} wakes one
-     * exclusive reader, without waiting for epoll to wake the poller thread, one context switch later. The poller still wakes them for changes made by other processes; a
+     * exclusive reader, without waiting for epoll to wake the poller thread, one context switch later. The
+     * poller still wakes them for changes made by other processes; a
      * waiter woken twice just retries.
      *
      * <p>No wake-up is lost without the poller either (a pipe not {@link #exported}): a waiter increments
@@ -368,6 +435,23 @@ public final class KernelPipe implements Pipe {
         (e instanceof KernelReadEnd ? readerWaits : writerWaits).increment();
     }
 
+    /**
+     * Before a handle closes: if it is the last one, remembers the capacity, which only an open descriptor
+     * can tell, for {@link #capacity()} and {@link #stat()} of the closed pipe.
+     */
+    void closing(KernelEnd e) {
+        if (open.size() == 1 && open.contains(e) && e.cell.tryAcquire()) {
+            try {
+                int r = LibC.fcntl(e.fd(), LibC.F_GETPIPE_SZ, 0);
+                if (r > 0) {
+                    lastCapacity = r;
+                }
+            } finally {
+                e.cell.release();
+            }
+        }
+    }
+
     /** A handle with a use held, or null if every handle is closed; the caller releases it. */
     private KernelEnd anyOpen() {
         for (KernelEnd e : open) {
@@ -380,6 +464,12 @@ public final class KernelPipe implements Pipe {
 
     // ---- F_GETPIPE_SZ / F_SETPIPE_SZ / fstat ----
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Kernel pipes: {@code F_GETPIPE_SZ} on an open handle; on a pipe closed on both sides, the capacity
+     * it had when its last handle was closed (as the in-process pipe reports it).
+     */
     @Override
     public int capacity() {
         KernelEnd e = anyOpen();
@@ -389,7 +479,8 @@ public final class KernelPipe implements Pipe {
         try {
             int r = LibC.fcntl(e.fd(), LibC.F_GETPIPE_SZ, 0);
             if (r < 0) {
-                throw new IllegalStateException("fcntl(F_GETPIPE_SZ) failed: " + LibC.describe(-r));
+                throw new IllegalStateException("capacity: fcntl(F_GETPIPE_SZ) on " + e + " failed: "
+                        + LibC.describe(-r));
             }
             lastCapacity = r;
             return r;
@@ -417,13 +508,14 @@ public final class KernelPipe implements Pipe {
         }
         KernelEnd e = anyOpen();
         if (e == null) {
-            throw new IllegalStateException("pipe is closed on both sides");
+            throw new IllegalStateException("setCapacity(" + bytes + "): pipe is closed on both sides");
         }
         int size;
         try {
             int r = LibC.fcntl(e.fd(), LibC.F_SETPIPE_SZ, bytes);
             if (r == -LibC.EBUSY) {
-                throw new IllegalStateException("pipe holds more data than " + bytes
+                throw new IllegalStateException("setCapacity(" + bytes + ") on " + e
+                        + ": the pipe holds more data than " + bytes
                         + " bytes of pages can take; cannot shrink until it is read (Linux: EBUSY)");
             }
             if (r == -LibC.EPERM) {
@@ -435,7 +527,8 @@ public final class KernelPipe implements Pipe {
                 throw new IllegalArgumentException("capacity " + bytes + " is too large (Linux: EINVAL)");
             }
             if (r < 0) {
-                throw new IllegalStateException("fcntl(F_SETPIPE_SZ) failed: " + LibC.describe(-r));
+                throw new IllegalStateException("setCapacity(" + bytes + "): fcntl(F_SETPIPE_SZ) on " + e + " failed: "
+                        + LibC.describe(-r));
             }
             size = r;
             lastCapacity = r;
@@ -480,8 +573,9 @@ public final class KernelPipe implements Pipe {
             MemorySegment st = arena.allocate(LibC.STAT_SIZE, 8);
             int r = LibC.fstat(e.fd(), st);
             if (cap < 0 || queued < 0 || r < 0) {
-                throw new IllegalStateException("fstat/fcntl/ioctl on a pipe failed: "
-                        + LibC.describe(-Math.min(cap, Math.min(queued, r))));
+                String call = cap < 0 ? "fcntl(F_GETPIPE_SZ)" : queued < 0 ? "ioctl(FIONREAD)" : "fstat";
+                throw new IllegalStateException("stat: " + call + " on " + e + " failed: "
+                        + LibC.describe(-(cap < 0 ? cap : queued < 0 ? queued : r)));
             }
             lastCapacity = cap;
             return new PipeStat(cap, cap / PAGE_SIZE, -1, queued, readers.get(), writers.get(),

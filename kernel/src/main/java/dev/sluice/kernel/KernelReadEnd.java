@@ -4,7 +4,6 @@ import dev.sluice.internal.Checks;
 import dev.sluice.internal.Deadline;
 
 import dev.sluice.ReadEnd;
-import dev.sluice.Readiness;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -27,11 +26,6 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
     @Override
     short pollEvents() {
         return LibC.POLLIN;
-    }
-
-    @Override
-    boolean isReady(Readiness r) {
-        return r.readable() || r.hungUp() || r.invalid();
     }
 
     @Override
@@ -109,7 +103,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
                     return -1; // every write descriptor is closed and the pipe is empty
                 }
                 if (r != -LibC.EAGAIN) {
-                    throw failure("read", -r);
+                    throw failure("read: read(2)", -r);
                 }
                 if (isNonBlocking()) {
                     return 0;
@@ -133,7 +127,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
         try {
             int n = LibC.fionread(cell.fd);
             if (n < 0) {
-                throw failure("ioctl(FIONREAD)", -n);
+                throw failure("available: ioctl(FIONREAD)", -n);
             }
             return n;
         } finally {
@@ -147,7 +141,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
         try {
             int fd = LibC.fcntl(cell.fd, LibC.F_DUPFD_CLOEXEC, 0);
             if (fd < 0) {
-                throw failure("fcntl(F_DUPFD_CLOEXEC)", -fd);
+                throw failure("dup: fcntl(F_DUPFD_CLOEXEC)", -fd);
             }
             KernelReadEnd copy = new KernelReadEnd(pipe, fd, isNonBlocking(), timeoutNanos());
             pipe.handleOpened(copy);

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.IllegalBlockingModeException;
 import java.util.Objects;
 import java.util.Set;
 
@@ -211,24 +212,38 @@ public final class KernelSplice {
     /**
      * Maps the pages of native memory into a pipe ({@code vmsplice(2)}): the pipe then
      * <em>references</em> that memory rather than holding a copy. <b>The page-gift rule:</b> the memory
-     * must not be changed, and its arena must not be closed, until the reader has consumed those bytes;
-     * a change made earlier is what the reader gets, and freed memory is undefined behaviour. With
-     * {@link Flag#GIFT} the pages are given away for good (the segment should be page-aligned and a
-     * whole number of pages, and never touched again). Waits for room unless the handle is nonblocking or
-     * {@link Flag#NONBLOCK} is given; returns when the whole segment is in the pipe (blocking) or with what
-     * fit (nonblocking).
+     * must not be changed, and its arena must stay open, until the reader has consumed those bytes; a
+     * change made earlier is what the reader gets, and memory freed earlier is undefined behaviour (the
+     * pipe would hand the reader whatever the allocator puts there next). So the segment must come from
+     * an arena that outlives the reader's reads ({@link Arena#ofShared()}, {@link Arena#ofAuto()} kept
+     * reachable, or {@link Arena#global()}); one whose arena is already closed, or that is confined to
+     * another thread, is refused. With {@link Flag#GIFT} the pages are given away for good (the segment
+     * should be page-aligned and a whole number of pages, and never touched again). Waits for room unless
+     * the handle is nonblocking or {@link Flag#NONBLOCK} is given; returns when the whole segment is in
+     * the pipe (blocking) or with what fit (nonblocking). If another thread closes the segment's arena
+     * during a wait, the call returns what it mapped so far (or throws, if nothing).
      *
      * @param src   native memory (a heap segment is refused)
      * @param to    the pipe's write end
      * @param flags {@code SPLICE_F_*}
      * @return bytes mapped into the pipe
-     * @throws IOException see the class documentation
+     * @throws IllegalArgumentException if {@code src} is a heap segment
+     * @throws IllegalStateException    if the arena of {@code src} is closed
+     * @throws WrongThreadException     if {@code src} is confined to another thread
+     * @throws IOException              see the class documentation
      */
     public static long vmsplice(MemorySegment src, WriteEnd to, Set<Flag> flags) throws IOException {
         Objects.requireNonNull(src, "segment is null");
         KernelWriteEnd out = kernel(to);
         if (!src.isNative()) {
-            throw new IllegalArgumentException("vmsplice needs native memory (an Arena's segment), not a heap segment");
+            throw new IllegalArgumentException("vmsplice needs native memory (an Arena's segment), not a heap "
+                    + "segment");
+        }
+        checkAlive(src);
+        if (!src.isAccessibleBy(Thread.currentThread())) {
+            throw new WrongThreadException("vmsplice of a segment confined to another thread: only its owner may "
+                    + "use it, and that thread may free it at any time (use Arena.ofShared() for memory given to "
+                    + "a pipe)");
         }
         int f = bits(flags);
         boolean mayWait = (f & Flag.NONBLOCK.bits) == 0 && !out.isNonBlocking();
@@ -239,6 +254,10 @@ public final class KernelSplice {
             long total = src.byteSize();
             Deadline deadline = out.deadline();
             while (done < total) {
+                if (done > 0 && !src.scope().isAlive()) {
+                    break; // closed by another thread meanwhile: what is mapped stays, nothing more
+                }
+                checkAlive(src);
                 if (out.cell.isClosed()) {
                     out.handOnIfReady();
                     if (done == 0) {
@@ -258,7 +277,8 @@ public final class KernelSplice {
                     throw Failures.broken(done);
                 }
                 if (r != -LibC.EAGAIN && r != 0) {
-                    throw new IOException("vmsplice failed: " + LibC.describe((int) -r));
+                    throw new IOException("vmsplice into " + out + " failed: " + LibC.describe((int) -r)
+                            + (done > 0 ? " after " + done + " bytes" : ""));
                 }
                 if (!mayWait) {
                     break;
@@ -272,6 +292,13 @@ public final class KernelSplice {
         }
     }
 
+    private static void checkAlive(MemorySegment src) {
+        if (!src.scope().isAlive()) {
+            throw new IllegalStateException("vmsplice of a segment whose arena is closed: the pipe would reference "
+                    + "freed memory");
+        }
+    }
+
     // ---- loops over whole streams -------------------------------------------------------------------
 
     /**
@@ -281,33 +308,45 @@ public final class KernelSplice {
      * @param from the pipe's read end, in blocking mode
      * @param to   the file or socket
      * @return bytes moved
-     * @throws IOException see the class documentation
+     * @throws IllegalBlockingModeException if {@code from} is nonblocking (checked before anything moves)
+     * @throws IOException                  see the class documentation
      */
     public static long drain(ReadEnd from, KernelFile to) throws IOException {
+        requireBlocking(kernel(from));
         long total = 0;
         for (long n; (n = splice(from, to, 1 << 20, Set.of())) != -1; ) {
             total += n;
             if (n == 0) {
-                throw new IllegalStateException("drain needs a blocking pipe end: " + from);
+                throw new IllegalBlockingModeException(); // set nonblocking by another thread meanwhile
             }
         }
         return total;
+    }
+
+    /** Loops that run to end-of-stream need a handle that waits: refused first, before any byte moves. */
+    private static void requireBlocking(KernelEnd e) {
+        if (e.isNonBlocking()) {
+            throw new IllegalBlockingModeException();
+        }
     }
 
     /**
      * Moves everything from one pipe into another until end-of-stream.
      *
      * @param from the source pipe's read end, in blocking mode
-     * @param to   the destination pipe's write end
+     * @param to   the destination pipe's write end, in blocking mode
      * @return bytes moved
-     * @throws IOException see the class documentation
+     * @throws IllegalBlockingModeException if either end is nonblocking (checked before anything moves)
+     * @throws IOException                  see the class documentation
      */
     public static long drain(ReadEnd from, WriteEnd to) throws IOException {
+        requireBlocking(kernel(from));
+        requireBlocking(kernel(to));
         long total = 0;
         for (long n; (n = splice(from, to, 1 << 20, Set.of())) != -1; ) {
             total += n;
             if (n == 0) {
-                throw new IllegalStateException("drain needs blocking pipe ends: " + from + ", " + to);
+                throw new IllegalBlockingModeException(); // set nonblocking by another thread meanwhile
             }
         }
         return total;
@@ -320,10 +359,12 @@ public final class KernelSplice {
      * @param to   the pipe's write end, in blocking mode
      * @param len  bytes to move
      * @return bytes moved: {@code len}, or fewer at end of file
-     * @throws IOException see the class documentation
+     * @throws IllegalBlockingModeException if {@code to} is nonblocking (checked before anything moves)
+     * @throws IOException                  see the class documentation
      */
     public static long fill(KernelFile from, WriteEnd to, long len) throws IOException {
         checkLength(len);
+        requireBlocking(kernel(to));
         long total = 0;
         while (total < len) {
             long n = splice(from, to, len - total, Set.of());
@@ -331,7 +372,7 @@ public final class KernelSplice {
                 break;
             }
             if (n == 0) {
-                throw new IllegalStateException("fill needs a blocking pipe end: " + to);
+                throw new IllegalBlockingModeException(); // set nonblocking by another thread meanwhile
             }
             total += n;
         }
@@ -340,7 +381,8 @@ public final class KernelSplice {
 
     // ---- the system-call loops ----------------------------------------------------------------------
 
-    private static long pipeToFile(KernelReadEnd in, KernelFile to, long offset, long len, int flags) throws IOException {
+    private static long pipeToFile(KernelReadEnd in, KernelFile to, long offset, long len, int flags)
+            throws IOException {
         Objects.requireNonNull(to, "file is null");
         checkLength(len);
         in.cell.acquire();
@@ -388,7 +430,8 @@ public final class KernelSplice {
         }
     }
 
-    private static long fileToPipe(KernelFile from, long offset, KernelWriteEnd out, long len, int flags) throws IOException {
+    private static long fileToPipe(KernelFile from, long offset, KernelWriteEnd out, long len, int flags)
+            throws IOException {
         Objects.requireNonNull(from, "file is null");
         checkLength(len);
         out.cell.acquire();

@@ -4,7 +4,6 @@ import dev.sluice.internal.Checks;
 import dev.sluice.internal.Deadline;
 import dev.sluice.internal.Failures;
 
-import dev.sluice.Readiness;
 import dev.sluice.WriteEnd;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -34,11 +33,6 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
     @Override
     short pollEvents() {
         return LibC.POLLOUT;
-    }
-
-    @Override
-    boolean isReady(Readiness r) {
-        return r.writable() || r.error() || r.invalid();
     }
 
     @Override
@@ -137,7 +131,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                     throw Failures.broken(done);
                 }
                 if (r != -LibC.EAGAIN) {
-                    throw failure("write", -r);
+                    throw failure("write: write(2)", -r);
                 }
                 if (isNonBlocking()) {
                     return done;
@@ -168,7 +162,8 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                     // F_SETFL replaces the flags: keep O_NONBLOCK and the rest.
                     int r = LibC.fcntl(cell.fd, LibC.F_SETFL, on ? fl | LibC.O_DIRECT : fl & ~LibC.O_DIRECT);
                     if (r < 0) {
-                        throw new IllegalStateException("fcntl(F_SETFL, O_DIRECT) failed: " + LibC.describe(-r));
+                        throw new IllegalStateException("setPacketMode(" + on + "): fcntl(F_SETFL) on " + this
+                                + " failed: " + LibC.describe(-r));
                     }
                 }
             } finally {
@@ -198,7 +193,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                 int r = LibC.fcntl(fd, LibC.F_SETFL, LibC.O_WRONLY | LibC.O_NONBLOCK | LibC.O_DIRECT);
                 if (r < 0) {
                     LibC.close(fd);
-                    throw failure("fcntl(F_SETFL, O_DIRECT) on a new handle", -r);
+                    throw failure("dup: fcntl(F_SETFL, O_DIRECT) for a new handle", -r);
                 }
             }
             if (fd < 0) {
@@ -206,7 +201,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                 // Share the description then: with no reader every write fails with EPIPE anyway.
                 fd = LibC.fcntl(cell.fd, LibC.F_DUPFD_CLOEXEC, 0);
                 if (fd < 0) {
-                    throw failure("fcntl(F_DUPFD_CLOEXEC)", -fd);
+                    throw failure("dup: fcntl(F_DUPFD_CLOEXEC)", -fd);
                 }
             }
             KernelWriteEnd copy = new KernelWriteEnd(pipe, fd, isNonBlocking(), timeoutNanos(), packetMode);

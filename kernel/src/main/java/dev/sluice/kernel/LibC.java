@@ -25,7 +25,8 @@ import java.lang.invoke.VarHandle;
  * the JVM's own signals must never surface as errors.
  *
  * <p>This class is initialised only when a kernel pipe is first opened, after
- * {@link Platform#checkSupported()} has passed, so the module loads on any platform. {@code read} and {@code write} use
+ * {@link Platform#checkSupported()} has passed, so the module loads on any platform; each function is
+ * linked when it is first called (see the holder classes below). {@code read} and {@code write} use
  * {@link Linker.Option#critical(boolean) critical(true)} so that heap arrays are passed without a copy:
  * that is allowed only because every descriptor the module makes is {@code O_NONBLOCK}, so those calls
  * never block (a critical call holds off safepoints for its whole duration). Calls that can block
@@ -73,15 +74,18 @@ final class LibC {
 
     static final int EPERM = 1;
     static final int ENOENT = 2;
+    static final int ESRCH = 3;
     static final int EINTR = 4;
     static final int EIO = 5;
     static final int ENXIO = 6;
+    static final int E2BIG = 7;
     static final int EBADF = 9;
     static final int ECHILD = 10;
     static final int EAGAIN = 11;
     static final int ENOMEM = 12;
     static final int EACCES = 13;
     static final int EEXIST = 17;
+    static final int ENOTDIR = 20;
     static final int EISDIR = 21;
     static final int EINVAL = 22;
     static final int ENFILE = 23;
@@ -117,76 +121,166 @@ final class LibC {
     static final int IOVEC_SIZE = 16;
 
     // ---- handles ----
+    //
+    // Each handle lives in a holder class of its own, so it is linked on first use (the JVM initialises a
+    // class when it is first touched) and stays a constant the JIT can fold. Linking is what costs at
+    // start-up (a new function shape spins a stub, several milliseconds each); linking every handle up
+    // front made the first pipe or process pay for all of them. The linker itself and the C library's
+    // lookup are made once, by the first call of any kind.
+
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup C = LINKER.defaultLookup();
-    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option ERRNO_OPT = Linker.Option.captureCallState("errno");
+    private static final Linker.Option CRITICAL = Linker.Option.critical(true);
 
-    /** Per-thread scratch: the errno capture plus 64 bytes for small out-parameters. Freed by the GC. */
-    private static final ThreadLocal<MemorySegment> SCRATCH =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(128, 16));
+    /**
+     * Per-thread scratch: the errno capture plus 64 bytes for small out-parameters. Freed by the GC. (No
+     * lambdas on the paths of a first pipe or process, here and elsewhere: the first lambda in a JVM
+     * spins its metafactory, milliseconds that a first start would pay.)
+     */
+    private static final ThreadLocal<MemorySegment> SCRATCH = new ThreadLocal<>() {
+        @Override
+        protected MemorySegment initialValue() {
+            return Arena.ofAuto().allocate(128, 16);
+        }
+    };
 
     private static MethodHandle fn(String name, FunctionDescriptor d, Linker.Option... opts) {
-        MemorySegment addr = C.find(name).orElseThrow(() -> new UnsupportedOperationException(
-                "the C library has no " + name + " (glibc 2.34 or newer is needed)"));
+        MemorySegment addr = C.find(name).orElse(null);
+        if (addr == null) {
+            throw new UnsupportedOperationException("the C library has no " + name + " (glibc 2.34 or newer is "
+                    + "needed)");
+        }
         return LINKER.downcallHandle(addr, d, opts);
     }
 
-    private static final MethodHandle PIPE2 = fn("pipe2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), ERRNO_OPT);
-    private static final MethodHandle READ = fn("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG),
-            ERRNO_OPT, Linker.Option.critical(true));
-    private static final MethodHandle WRITE = fn("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG),
-            ERRNO_OPT, Linker.Option.critical(true));
-    private static final MethodHandle READV = fn("readv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT), ERRNO_OPT);
-    private static final MethodHandle WRITEV = fn("writev", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT), ERRNO_OPT);
-    private static final MethodHandle CLOSE = fn("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), ERRNO_OPT);
-    private static final MethodHandle FCNTL = fn("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
-            ERRNO_OPT, Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle IOCTL = fn("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
-            ERRNO_OPT, Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle POLL = fn("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), ERRNO_OPT);
-    private static final MethodHandle FSTAT = fn("fstat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), ERRNO_OPT);
-    private static final MethodHandle OPEN = fn("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
-            ERRNO_OPT, Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle EPOLL_CREATE1 = fn("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT), ERRNO_OPT);
-    private static final MethodHandle EPOLL_CTL = fn("epoll_ctl",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS), ERRNO_OPT);
-    private static final MethodHandle EPOLL_WAIT = fn("epoll_wait",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), ERRNO_OPT);
-    private static final MethodHandle SPLICE = fn("splice", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT,
-            ADDRESS, JAVA_LONG, JAVA_INT), ERRNO_OPT);
-    private static final MethodHandle TEE = fn("tee", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG,
-            JAVA_INT), ERRNO_OPT);
-    private static final MethodHandle VMSPLICE = fn("vmsplice", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS,
-            JAVA_LONG, JAVA_INT), ERRNO_OPT);
-    private static final MethodHandle SOCKETPAIR = fn("socketpair", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT,
-            JAVA_INT, ADDRESS), ERRNO_OPT);
-    private static final MethodHandle PIDFD_OPEN = fn("pidfd_open", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT),
-            ERRNO_OPT);
-    private static final MethodHandle WAITPID = fn("waitpid", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT),
-            ERRNO_OPT);
-    private static final MethodHandle FA_INIT = fn("posix_spawn_file_actions_init", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle FA_DESTROY = fn("posix_spawn_file_actions_destroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle FA_DUP2 = fn("posix_spawn_file_actions_adddup2",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-    private static final MethodHandle FA_CLOSEFROM = fn("posix_spawn_file_actions_addclosefrom_np",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle ATTR_INIT = fn("posix_spawnattr_init", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle ATTR_DESTROY = fn("posix_spawnattr_destroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle ATTR_SETFLAGS = fn("posix_spawnattr_setflags",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_SHORT));
-    private static final MethodHandle ATTR_SETSIGMASK = fn("posix_spawnattr_setsigmask",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle ATTR_SETSIGDEFAULT = fn("posix_spawnattr_setsigdefault",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle SIGEMPTYSET = fn("sigemptyset", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle SIGFILLSET = fn("sigfillset", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle SIGDELSET = fn("sigdelset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle POSIX_SPAWNP = fn("posix_spawnp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
-            ADDRESS, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle KILL = fn("kill", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO_OPT);
-    private static final MemorySegment ENVIRON = C.find("environ").orElseThrow().reinterpret(8);
+    private static FunctionDescriptor of(MemoryLayout res, MemoryLayout... args) {
+        return FunctionDescriptor.of(res, args);
+    }
+
+    private static final class Pipe2 {
+        static final MethodHandle H = fn("pipe2", of(JAVA_INT, ADDRESS, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class Read {
+        static final MethodHandle H = fn("read", of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), ERRNO_OPT, CRITICAL);
+    }
+
+    private static final class Write {
+        static final MethodHandle H = fn("write", of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), ERRNO_OPT, CRITICAL);
+    }
+
+    private static final class Readv {
+        static final MethodHandle H = fn("readv", of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class Writev {
+        static final MethodHandle H = fn("writev", of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class Close {
+        static final MethodHandle H = fn("close", of(JAVA_INT, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class Fcntl {
+        static final MethodHandle H = fn("fcntl", of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+                ERRNO_OPT, Linker.Option.firstVariadicArg(2));
+    }
+
+    private static final class Ioctl {
+        static final MethodHandle H = fn("ioctl", of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+                ERRNO_OPT, Linker.Option.firstVariadicArg(2));
+    }
+
+    private static final class Poll {
+        static final MethodHandle H = fn("poll", of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class Fstat {
+        static final MethodHandle H = fn("fstat", of(JAVA_INT, JAVA_INT, ADDRESS), ERRNO_OPT);
+    }
+
+    private static final class Open {
+        static final MethodHandle H = fn("open", of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+                ERRNO_OPT, Linker.Option.firstVariadicArg(2));
+    }
+
+    private static final class EpollCreate {
+        static final MethodHandle H = fn("epoll_create1", of(JAVA_INT, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class EpollCtl {
+        static final MethodHandle H = fn("epoll_ctl", of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS), ERRNO_OPT);
+    }
+
+    private static final class EpollWait {
+        static final MethodHandle H = fn("epoll_wait", of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class Splice {
+        static final MethodHandle H = fn("splice",
+                of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class Tee {
+        static final MethodHandle H = fn("tee", of(JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class Vmsplice {
+        static final MethodHandle H = fn("vmsplice", of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT),
+                ERRNO_OPT);
+    }
+
+    private static final class Socketpair {
+        static final MethodHandle H = fn("socketpair", of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS),
+                ERRNO_OPT);
+    }
+
+    private static final class PidfdOpen {
+        static final MethodHandle H = fn("pidfd_open", of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class Waitpid {
+        static final MethodHandle H = fn("waitpid", of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), ERRNO_OPT);
+    }
+
+    private static final class Kill {
+        static final MethodHandle H = fn("kill", of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO_OPT);
+    }
+
+    /** {@code strerrorname_np} and {@code strerrordesc_np} (glibc 2.32): only failures link them. */
+    private static final class ErrnoNames {
+        static final MethodHandle NAME = fn("strerrorname_np", of(ADDRESS, JAVA_INT));
+        static final MethodHandle DESC = fn("strerrordesc_np", of(ADDRESS, JAVA_INT));
+    }
+
+    /**
+     * posix_spawn and its file actions and attributes. These report errors as their result, not in
+     * {@code errno}, so they need no capture. Shapes are shared where the C signatures allow, since a
+     * shape already linked costs almost nothing to link again.
+     */
+    private static final class Spawn {
+        static final FunctionDescriptor A = of(JAVA_INT, ADDRESS);
+        static final FunctionDescriptor AI = of(JAVA_INT, ADDRESS, JAVA_INT);
+        static final MethodHandle FA_INIT = fn("posix_spawn_file_actions_init", A);
+        static final MethodHandle FA_DESTROY = fn("posix_spawn_file_actions_destroy", A);
+        static final MethodHandle FA_CLOSE = fn("posix_spawn_file_actions_addclose", AI);
+        static final MethodHandle FA_CLOSEFROM = fn("posix_spawn_file_actions_addclosefrom_np", AI);
+        static final MethodHandle SPAWNP = fn("posix_spawnp", of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS,
+                ADDRESS, ADDRESS));
+        static final MemorySegment ENVIRON = C.find("environ").orElseThrow().reinterpret(8);
+    }
+
+    /** Only a child given descriptors needs it. */
+    private static final class SpawnDup2 {
+        static final MethodHandle H = fn("posix_spawn_file_actions_adddup2",
+                of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    }
+
+    /** Only a child given a working directory needs it (glibc 2.29). */
+    private static final class SpawnChdir {
+        static final MethodHandle H = fn("posix_spawn_file_actions_addchdir_np", of(JAVA_INT, ADDRESS, ADDRESS));
+    }
 
     // ---- scratch and errno ----
 
@@ -200,8 +294,14 @@ final class LibC {
         return scratch.asSlice(64, 64);
     }
 
+    /** The errno var handle, made with the first call that captures errno. */
+    private static final class Errno {
+        static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+        static final VarHandle H = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    }
+
     private static int errno(MemorySegment scratch) {
-        return (int) ERRNO.get(scratch, 0L);
+        return (int) Errno.H.get(scratch, 0L);
     }
 
     private static RuntimeException bug(Throwable t) {
@@ -211,7 +311,7 @@ final class LibC {
         if (t instanceof Error e) {
             throw e;
         }
-        return new IllegalStateException("downcall failed", t);
+        return new IllegalStateException("a native call threw " + t, t);
     }
 
     // ---- wrappers: result, or -errno ----
@@ -221,7 +321,7 @@ final class LibC {
         try {
             int r;
             do {
-                r = (int) PIPE2.invokeExact(s, fds, flags);
+                r = (int) Pipe2.H.invokeExact(s, fds, flags);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -234,7 +334,7 @@ final class LibC {
         try {
             long r;
             do {
-                r = (long) READ.invokeExact(s, fd, buf, len);
+                r = (long) Read.H.invokeExact(s, fd, buf, len);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -247,7 +347,7 @@ final class LibC {
         try {
             long r;
             do {
-                r = (long) WRITE.invokeExact(s, fd, buf, len);
+                r = (long) Write.H.invokeExact(s, fd, buf, len);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -260,7 +360,7 @@ final class LibC {
         try {
             long r;
             do {
-                r = (long) READV.invokeExact(s, fd, iov, n);
+                r = (long) Readv.H.invokeExact(s, fd, iov, n);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -273,7 +373,7 @@ final class LibC {
         try {
             long r;
             do {
-                r = (long) WRITEV.invokeExact(s, fd, iov, n);
+                r = (long) Writev.H.invokeExact(s, fd, iov, n);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -285,7 +385,7 @@ final class LibC {
     static int close(int fd) {
         MemorySegment s = scratch();
         try {
-            int r = (int) CLOSE.invokeExact(s, fd);
+            int r = (int) Close.H.invokeExact(s, fd);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
             throw bug(t);
@@ -297,7 +397,7 @@ final class LibC {
         try {
             int r;
             do {
-                r = (int) FCNTL.invokeExact(s, fd, cmd, arg);
+                r = (int) Fcntl.H.invokeExact(s, fd, cmd, arg);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -310,7 +410,7 @@ final class LibC {
         MemorySegment s = scratch();
         MemorySegment o = out(s);
         try {
-            int r = (int) IOCTL.invokeExact(s, fd, FIONREAD, o);
+            int r = (int) Ioctl.H.invokeExact(s, fd, FIONREAD, o);
             return r < 0 ? -errno(s) : o.get(JAVA_INT, 0);
         } catch (Throwable t) {
             throw bug(t);
@@ -327,7 +427,7 @@ final class LibC {
             o.set(JAVA_SHORT, 6, (short) 0);
             int r;
             do {
-                r = (int) POLL.invokeExact(s, o, 1L, 0);
+                r = (int) Poll.H.invokeExact(s, o, 1L, 0);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : o.get(JAVA_SHORT, 6) & 0xFFFF;
         } catch (Throwable t) {
@@ -338,7 +438,7 @@ final class LibC {
     static int fstat(int fd, MemorySegment stat) {
         MemorySegment s = scratch();
         try {
-            int r = (int) FSTAT.invokeExact(s, fd, stat);
+            int r = (int) Fstat.H.invokeExact(s, fd, stat);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
             throw bug(t);
@@ -350,7 +450,7 @@ final class LibC {
         try {
             int r;
             do {
-                r = (int) OPEN.invokeExact(s, path, flags, mode);
+                r = (int) Open.H.invokeExact(s, path, flags, mode);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -361,7 +461,7 @@ final class LibC {
     static int epollCreate() {
         MemorySegment s = scratch();
         try {
-            int r = (int) EPOLL_CREATE1.invokeExact(s, EPOLL_CLOEXEC);
+            int r = (int) EpollCreate.H.invokeExact(s, EPOLL_CLOEXEC);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
             throw bug(t);
@@ -374,7 +474,7 @@ final class LibC {
         try {
             ev.set(JAVA_INT, 0, events);
             ev.set(JAVA_LONG.withByteAlignment(1), EPOLL_EVENT_DATA, data);
-            int r = (int) EPOLL_CTL.invokeExact(s, epfd, op, fd, ev);
+            int r = (int) EpollCtl.H.invokeExact(s, epfd, op, fd, ev);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
             throw bug(t);
@@ -385,7 +485,7 @@ final class LibC {
     static int epollWait(int epfd, MemorySegment events, int max, int timeoutMs) {
         MemorySegment s = scratch();
         try {
-            int r = (int) EPOLL_WAIT.invokeExact(s, epfd, events, max, timeoutMs);
+            int r = (int) EpollWait.H.invokeExact(s, epfd, events, max, timeoutMs);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
             throw bug(t);
@@ -397,7 +497,7 @@ final class LibC {
         try {
             long r;
             do {
-                r = (long) SPLICE.invokeExact(s, in, offIn, out, offOut, len, flags);
+                r = (long) Splice.H.invokeExact(s, in, offIn, out, offOut, len, flags);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -410,7 +510,7 @@ final class LibC {
         try {
             long r;
             do {
-                r = (long) TEE.invokeExact(s, in, out, len, flags);
+                r = (long) Tee.H.invokeExact(s, in, out, len, flags);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -423,7 +523,7 @@ final class LibC {
         try {
             long r;
             do {
-                r = (long) VMSPLICE.invokeExact(s, fd, iov, n, flags);
+                r = (long) Vmsplice.H.invokeExact(s, fd, iov, n, flags);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -434,7 +534,7 @@ final class LibC {
     static int socketpair(MemorySegment fds, int type) {
         MemorySegment s = scratch();
         try {
-            int r = (int) SOCKETPAIR.invokeExact(s, AF_UNIX, type, 0, fds);
+            int r = (int) Socketpair.H.invokeExact(s, AF_UNIX, type, 0, fds);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
             throw bug(t);
@@ -444,7 +544,7 @@ final class LibC {
     static int pidfdOpen(int pid) {
         MemorySegment s = scratch();
         try {
-            int r = (int) PIDFD_OPEN.invokeExact(s, pid, 0);
+            int r = (int) PidfdOpen.H.invokeExact(s, pid, 0);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
             throw bug(t);
@@ -457,7 +557,7 @@ final class LibC {
         try {
             int r;
             do {
-                r = (int) WAITPID.invokeExact(s, pid, status, WNOHANG);
+                r = (int) Waitpid.H.invokeExact(s, pid, status, WNOHANG);
             } while (r < 0 && errno(s) == EINTR);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
@@ -468,7 +568,7 @@ final class LibC {
     static int kill(int pid, int sig) {
         MemorySegment s = scratch();
         try {
-            int r = (int) KILL.invokeExact(s, pid, sig);
+            int r = (int) Kill.H.invokeExact(s, pid, sig);
             return r < 0 ? -errno(s) : r;
         } catch (Throwable t) {
             throw bug(t);
@@ -476,93 +576,108 @@ final class LibC {
     }
 
     /**
-     * posix_spawnp with the given descriptor moves: {@code dup2(from[i], to[i])}, then every descriptor
-     * from {@code closeFrom} up is closed in the child; signal dispositions are reset to default and the
-     * mask emptied, so the child starts as a shell would start it (SIGPIPE kills a writer to a closed pipe).
+     * posix_spawnp: in the child, {@code dup2(from[i], to[i])} in order, then {@code close(c)} for each
+     * of {@code close}, then every descriptor from {@code closeFrom} up is closed, then the working
+     * directory changes to {@code dir} (unless it is NULL); signal dispositions are reset to default and
+     * the mask emptied, so the child starts as a shell would start it (SIGPIPE kills a writer to a closed
+     * pipe).
      *
+     * @param argv the program's arguments, a NULL-terminated array of C strings; {@code argv[0]} is the
+     *             program, looked up on the JVM's {@code PATH} as {@code execvp} does
+     * @param envp the environment, a NULL-terminated array of C strings, or NULL for this process's
      * @return the child's pid, or -errno
      */
-    static int spawn(Arena arena, String[] argv, int[] from, int[] to, int closeFrom) {
+    static int spawn(Arena arena, MemorySegment argv, MemorySegment envp, int[] from, int[] to, int[] close,
+            MemorySegment dir, int closeFrom) {
         MemorySegment fa = arena.allocate(POSIX_SPAWN_FILE_ACTIONS_SIZE, 8);
-        MemorySegment attr = arena.allocate(POSIX_SPAWNATTR_SIZE, 8);
-        MemorySegment sigs = arena.allocate(SIGSET_SIZE, 8);
+        MemorySegment attr = spawnAttributes(arena);
         MemorySegment pid = arena.allocate(JAVA_INT);
-        MemorySegment args = arena.allocate(ADDRESS, argv.length + 1L);
-        for (int i = 0; i < argv.length; i++) {
-            args.setAtIndex(ADDRESS, i, arena.allocateFrom(argv[i]));
-        }
-        args.setAtIndex(ADDRESS, argv.length, MemorySegment.NULL);
         try {
-            int r = (int) FA_INIT.invokeExact(fa);
+            int r = (int) Spawn.FA_INIT.invokeExact(fa);
             if (r != 0) {
-                return -r;
-            }
-            r = (int) ATTR_INIT.invokeExact(attr);
-            if (r != 0) {
-                int ignored = (int) FA_DESTROY.invokeExact(fa);
                 return -r;
             }
             try {
-                for (int i = 0; i < from.length && r == 0; i++) {
-                    r = (int) FA_DUP2.invokeExact(fa, from[i], to[i]);
-                }
+                r = fileActions(fa, from, to, close, dir, closeFrom);
                 if (r == 0) {
-                    r = (int) FA_CLOSEFROM.invokeExact(fa, closeFrom);
-                }
-                if (r == 0) {
-                    int x = (int) SIGFILLSET.invokeExact(sigs);
-                    // SIGKILL and SIGSTOP cannot be reset; glibc skips them, but be explicit.
-                    x = (int) SIGDELSET.invokeExact(sigs, 9);
-                    x = (int) SIGDELSET.invokeExact(sigs, 19);
-                    r = (int) ATTR_SETSIGDEFAULT.invokeExact(attr, sigs);
-                }
-                if (r == 0) {
-                    int x = (int) SIGEMPTYSET.invokeExact(sigs);
-                    r = (int) ATTR_SETSIGMASK.invokeExact(attr, sigs);
-                }
-                if (r == 0) {
-                    r = (int) ATTR_SETFLAGS.invokeExact(attr, (short) (POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK));
-                }
-                if (r == 0) {
-                    MemorySegment envp = ENVIRON.get(ADDRESS, 0);
-                    r = (int) POSIX_SPAWNP.invokeExact(pid, args.getAtIndex(ADDRESS, 0), fa, attr, args, envp);
+                    MemorySegment env = envp.equals(MemorySegment.NULL) ? Spawn.ENVIRON.get(ADDRESS, 0) : envp;
+                    r = (int) Spawn.SPAWNP.invokeExact(pid, argv.getAtIndex(ADDRESS, 0), fa, attr, argv, env);
                 }
                 return r == 0 ? pid.get(JAVA_INT, 0) : -r;
             } finally {
-                int ignored = (int) FA_DESTROY.invokeExact(fa);
-                ignored = (int) ATTR_DESTROY.invokeExact(attr);
+                int ignored = (int) Spawn.FA_DESTROY.invokeExact(fa);
             }
         } catch (Throwable t) {
             throw bug(t);
         }
     }
 
+    private static int fileActions(MemorySegment fa, int[] from, int[] to, int[] close, MemorySegment dir,
+            int closeFrom) throws Throwable {
+        int r = 0;
+        for (int i = 0; i < from.length && r == 0; i++) {
+            r = (int) SpawnDup2.H.invokeExact(fa, from[i], to[i]);
+        }
+        for (int i = 0; i < close.length && r == 0; i++) {
+            r = (int) Spawn.FA_CLOSE.invokeExact(fa, close[i]);
+        }
+        if (r == 0) {
+            r = (int) Spawn.FA_CLOSEFROM.invokeExact(fa, closeFrom);
+        }
+        if (r == 0 && !dir.equals(MemorySegment.NULL)) {
+            r = (int) SpawnChdir.H.invokeExact(fa, dir);
+        }
+        return r;
+    }
+
+    /** {@code posix_spawnattr_t} (glibc's {@code <spawn.h>}): {@code short __flags} @0, then at @8 the
+     *  default-signal set {@code __sd} and at @136 the mask {@code __ss}, 128 bytes each; 336 in all. */
+    private static final int ATTR_FLAGS = 0;
+    private static final int ATTR_SIGDEFAULT = 8;
+    private static final int ATTR_SIGMASK = 8 + SIGSET_SIZE;
+
+    /**
+     * The spawn attributes, every signal back to its default and none blocked, written here rather than
+     * with the {@code posix_spawnattr_*} calls: the struct is public in {@code <spawn.h>} (programs
+     * allocate it themselves, so its layout is glibc's binary interface), {@code posix_spawnattr_init}
+     * only zeroes it and {@code posix_spawnattr_destroy} does nothing, and six handles fewer to link make
+     * the first start cheaper. A {@code sigset_t} is a bit array, signal {@code s} at bit {@code s - 1}.
+     * Like glibc's {@code sigfillset}, the default set leaves out the C library's own signals (32 and 33,
+     * used by its threads), and SIGKILL and SIGSTOP, which cannot be changed; the mask stays empty.
+     */
+    private static MemorySegment spawnAttributes(Arena arena) {
+        MemorySegment attr = arena.allocate(POSIX_SPAWNATTR_SIZE, 8); // zeroed, as posix_spawnattr_init does
+        long bits = -1L;
+        for (int sig : new int[] {9, 19, 32, 33}) {
+            bits &= ~(1L << (sig - 1));
+        }
+        attr.set(JAVA_LONG, ATTR_SIGDEFAULT, bits); // signals 1..64; the rest is beyond the kernel's _NSIG
+        attr.set(JAVA_SHORT, ATTR_FLAGS, (short) (POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK));
+        assert attr.get(JAVA_LONG, ATTR_SIGMASK) == 0;
+        return attr;
+    }
+
     // ---- errors ----
 
-    /** @return a short name and text for an errno, for messages */
+    /**
+     * The errno's name and the C library's text for it, for messages: {@code "EBADF (Bad file
+     * descriptor)"}. From glibc's {@code strerrorname_np} and {@code strerrordesc_np}, so every errno the
+     * C library knows has its name; they are linked only when the first failure is described.
+     *
+     * @param errno a positive errno value
+     * @return the name and text, or {@code "errno N"} for a number the C library does not know
+     */
     static String describe(int errno) {
-        String name = switch (errno) {
-            case EPERM -> "EPERM, operation not permitted";
-            case ENOENT -> "ENOENT, no such file or directory";
-            case EIO -> "EIO, input/output error";
-            case ENXIO -> "ENXIO, no such device or address";
-            case EBADF -> "EBADF, bad file descriptor";
-            case ECHILD -> "ECHILD, no child processes";
-            case EAGAIN -> "EAGAIN, resource temporarily unavailable";
-            case ENOMEM -> "ENOMEM, out of memory";
-            case EACCES -> "EACCES, permission denied";
-            case EBUSY -> "EBUSY, device or resource busy";
-            case EEXIST -> "EEXIST, file exists";
-            case EISDIR -> "EISDIR, is a directory";
-            case EINVAL -> "EINVAL, invalid argument";
-            case ENFILE -> "ENFILE, too many open files in system";
-            case EMFILE -> "EMFILE, too many open files";
-            case ENOSPC -> "ENOSPC, no space left on device";
-            case ESPIPE -> "ESPIPE, illegal seek";
-            case EROFS -> "EROFS, read-only file system";
-            case EPIPE -> "EPIPE, broken pipe";
-            default -> "errno " + errno;
-        };
-        return name;
+        try {
+            MemorySegment name = (MemorySegment) ErrnoNames.NAME.invokeExact(errno);
+            MemorySegment desc = (MemorySegment) ErrnoNames.DESC.invokeExact(errno);
+            if (name.equals(MemorySegment.NULL)) {
+                return "errno " + errno + " (unknown to the C library)";
+            }
+            String n = name.reinterpret(64).getString(0);
+            return desc.equals(MemorySegment.NULL) ? n : n + " (" + desc.reinterpret(256).getString(0) + ")";
+        } catch (Throwable t) {
+            throw bug(t);
+        }
     }
 }

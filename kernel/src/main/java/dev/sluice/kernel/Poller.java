@@ -39,7 +39,8 @@ final class Poller {
     private Poller() {
         int fd = LibC.epollCreate();
         if (fd < 0) {
-            throw new IllegalStateException("epoll_create1 failed: " + LibC.describe(-fd));
+            throw new IllegalStateException("cannot start the kernel pipes' poller: epoll_create1 failed: "
+                    + LibC.describe(-fd));
         }
         this.epfd = fd;
         Thread t = Thread.ofPlatform().daemon(true).name("sluice-kernel-poller").unstarted(this::run);
@@ -58,7 +59,8 @@ final class Poller {
                     return;
                 }
             } else {
-                throw new IllegalStateException("epoll_ctl(ADD, fd " + c.fd + ") failed: " + LibC.describe(-r));
+                throw new IllegalStateException("cannot wait for fd " + c.fd + " to become ready: "
+                        + "epoll_ctl(EPOLL_CTL_ADD) failed: " + LibC.describe(-r));
             }
         }
         int r = LibC.epollCtl(epfd, LibC.EPOLL_CTL_MOD, c.fd, events, c.id);
@@ -70,7 +72,8 @@ final class Poller {
             }
         }
         if (r < 0) {
-            throw new IllegalStateException("epoll_ctl(MOD, fd " + c.fd + ") failed: " + LibC.describe(-r));
+            throw new IllegalStateException("cannot wait for fd " + c.fd + " to become ready: "
+                    + "epoll_ctl(EPOLL_CTL_MOD) failed: " + LibC.describe(-r));
         }
     }
 

@@ -18,7 +18,7 @@ class DescriptorLeakTest {
     @Test
     void pipesAndChildrenLeaveNoDescriptorBehind() throws Exception {
         warmUp();
-        long before = Fds.count();
+        var before = Fds.snapshot();
         for (int i = 0; i < 3000; i++) {
             KernelPipe p = KernelPipe.open();
             ReadEnd r2 = p.reader().dup();
@@ -56,7 +56,10 @@ class DescriptorLeakTest {
         for (KernelProcess c : children) {
             assertThat(c.waitFor()).isZero();
         }
-        assertThat(Fds.count()).as("open descriptors after 3000 pipes and 200 children").isEqualTo(before);
+        // Each descriptor open now was open before, to the same file: nothing new is left. (Fewer is fine:
+        // the cleaner may close pipes that earlier tests dropped without closing.)
+        assertThat(before).as("open descriptors after 3000 pipes and 200 children")
+                .containsAllEntriesOf(Fds.snapshot());
     }
 
     /**

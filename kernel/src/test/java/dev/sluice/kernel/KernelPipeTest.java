@@ -114,7 +114,8 @@ class KernelPipeTest {
     @Test
     void heapDirectAndMixedScatterGatherMoveTheSameBytes() throws Exception {
         KernelPipe p = KernelPipe.open();
-        ByteBuffer[] out = {ByteBuffer.wrap(new byte[] {1, 2}), ByteBuffer.allocateDirect(3).put(new byte[] {3, 4, 5}).flip()};
+        ByteBuffer[] out = {ByteBuffer.wrap(new byte[] {1, 2}),
+            ByteBuffer.allocateDirect(3).put(new byte[] {3, 4, 5}).flip()};
         assertThat(p.writer().write(out)).isEqualTo(5);
         ByteBuffer[] direct = {ByteBuffer.allocateDirect(1), ByteBuffer.allocateDirect(10)};
         assertThat(p.reader().read(direct)).isEqualTo(5);

@@ -57,7 +57,8 @@ class KernelProcessTest {
         // printf ... | sort | (this JVM)
         KernelPipe between = KernelPipe.open();
         KernelPipe result = KernelPipe.open();
-        KernelProcess producer = KernelProcess.command("printf", "pear\\napple\\nfig\\n").stdout(between.writer()).start();
+        KernelProcess producer = KernelProcess.command("printf", "pear\\napple\\nfig\\n")
+                .stdout(between.writer()).start();
         KernelProcess sort = KernelProcess.command("sort").stdin(between.reader()).stdout(result.writer()).start();
         assertThat(readAll(result.reader())).isEqualTo("apple\nfig\npear\n");
         assertThat(producer.waitFor()).isZero();
@@ -94,7 +95,7 @@ class KernelProcessTest {
     void theExitStatusIsReportedAsAShellDoes() throws Exception {
         assertThat(KernelProcess.command("sh", "-c", "exit 3").start().waitFor()).isEqualTo(3);
         KernelProcess sleeper = KernelProcess.command("sleep", "30").start();
-        assertThat(sleeper.waitFor(Duration.ofMillis(10))).as("still running").isEqualTo(-1);
+        assertThat(sleeper.waitFor(Duration.ofMillis(10))).as("still running").isFalse();
         sleeper.kill(9);
         assertThat(sleeper.waitFor()).as("killed by SIGKILL").isEqualTo(128 + 9);
     }

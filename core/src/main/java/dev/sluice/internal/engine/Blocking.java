@@ -1,7 +1,9 @@
 package dev.sluice.internal.engine;
 
+import dev.sluice.BrokenPipeException;
 import dev.sluice.internal.Deadline;
 import dev.sluice.internal.Failures;
+import dev.sluice.internal.jfr.Flight;
 import dev.sluice.internal.sync.WaitQueue;
 import java.io.IOException;
 
@@ -31,6 +33,9 @@ import java.io.IOException;
  * the wake-ups sent and readiness fired, and then whatever it does outside the lock is done.
  */
 final class Blocking {
+    /** {@link WaitQueue.Outcome}s as Flight Recorder shows them, by ordinal. */
+    private static final String[] OUTCOMES = {"spun", "ready", "woken", "interrupted", "timed out"};
+
     private Blocking() {
     }
 
@@ -49,6 +54,9 @@ final class Blocking {
                 }
             }
             c.finish();
+            if (c.failure instanceof BrokenPipeException) {
+                Flight.brokenPipe(c.target.id(), c.op(), c.done);
+            }
         } finally {
             // Also on an unexpected exception (which leaves the call unrecycled): a wake-up given to this
             // call must not be swallowed, and one decided for others must go out.
@@ -89,13 +97,16 @@ final class Blocking {
         }
         WaitQueue.Outcome outcome;
         c.unlockAll();
+        Object recorded;
         try {
             c.flushWakes();
             c.fireReadiness();
+            recorded = Flight.waitBegins();
             outcome = forData ? pipe.awaitData(c.in, deadline.nanos()) : pipe.awaitRoom(c.out, deadline.nanos(), need);
         } finally {
             c.lockAll();
         }
+        Flight.waitEnded(recorded, pipe.id(), forData, c.op(), OUTCOMES[outcome.ordinal()], c.done);
         pipe.countWait(forData, outcome, end);
         c.woken(forData, outcome == WaitQueue.Outcome.WOKEN);
         if ((c.in != null && c.in.isClosed()) || (c.out != null && c.out.isClosed())) {

@@ -6,6 +6,7 @@ import dev.sluice.PipeOptions;
 import dev.sluice.PipeStat;
 import dev.sluice.Readiness;
 import dev.sluice.internal.Checks;
+import dev.sluice.internal.jfr.Flight;
 import dev.sluice.internal.ring.Page;
 import dev.sluice.internal.ring.PagePool;
 import dev.sluice.internal.ring.PageRing;
@@ -173,22 +174,34 @@ public final class PipeCore extends PipePadAfter {
 
     /** A change gave the readers data (or end-of-stream): wake them as the discipline says. */
     void wakeReaders() {
-        rdWait.wake(discipline);
+        int n = rdWait.wake(discipline);
+        if (n > 0) {
+            Flight.woke(id, true, n);
+        }
     }
 
     /** A change gave the writers room: wake them as the discipline says. */
     void wakeWriters() {
-        wrWait.wake(discipline);
+        int n = wrWait.wake(discipline);
+        if (n > 0) {
+            Flight.woke(id, false, n);
+        }
     }
 
     /** A woken reader leaves data behind: the baton. */
     void passToReaders() {
-        rdWait.passOn(discipline);
+        int n = rdWait.passOn(discipline);
+        if (n > 0) {
+            Flight.woke(id, true, n);
+        }
     }
 
     /** A woken writer leaves room behind: the baton. */
     void passToWriters() {
-        wrWait.passOn(discipline);
+        int n = wrWait.passOn(discipline);
+        if (n > 0) {
+            Flight.woke(id, false, n);
+        }
     }
 
     // ---- lock-free predicates (the kernel's pipe_readable / pipe_writable) ----------------------------
@@ -222,13 +235,17 @@ public final class PipeCore extends PipePadAfter {
             return 0; // Linux: a zero-length write returns 0 before looking at readers (no EPIPE)
         }
         lock();
-        if (total > FAST_WRITE_MAX || end.isClosed() || readers() == 0) {
-            return WriteCall.start(this, end, src, base, count, total, false, 0, false);
-        }
         boolean wasEmpty = ring.isEmpty();
-        long done = storePages(end, src, base, count, mergeRemainder(src, base, count, total), total);
-        if (done < total) {
-            return WriteCall.start(this, end, src, base, count, total, true, done, wasEmpty);
+        long done;
+        try {
+            done = total > FAST_WRITE_MAX || end.isClosed() || readers() == 0 ? -1
+                    : storePages(end, src, base, count, mergeRemainder(src, base, count, total), total);
+        } catch (RuntimeException | Error e) {
+            unlock(); // a caller's buffer that changed under us, or no memory for a page
+            throw e;
+        }
+        if (done != total) { // the lock goes with the call, which lets go of it on every path
+            return WriteCall.start(this, end, src, base, count, total, done >= 0, Math.max(done, 0), wasEmpty);
         }
         countWrite(done);
         unlock();
@@ -251,14 +268,18 @@ public final class PipeCore extends PipePadAfter {
             return 0;
         }
         lock();
-        if (end.isClosed() || ring.isEmpty() || readHeld() || SlotClaim.claimable(ring, total) > 0) {
-            return ReadCall.start(this, end, dst, base, count, total);
-        }
         boolean fullAtStart = ring.isFull();
         int before = ring.occupancy();
-        long done = takeBytes(dst, base, count, 0, total);
-        if (done < 0) {
-            return ReadCall.start(this, end, dst, base, count, total); // a broken gift first in line
+        long done;
+        try {
+            boolean slow = end.isClosed() || ring.isEmpty() || readHeld() || SlotClaim.claimable(ring, total) > 0;
+            done = slow ? -1 : takeBytes(dst, base, count, 0, total);
+        } catch (RuntimeException | Error e) {
+            unlock(); // a caller's buffer that changed under us
+            throw e;
+        }
+        if (done < 0) { // a wait, a claim, or a broken gift first in line: the lock goes with the call
+            return ReadCall.start(this, end, dst, base, count, total);
         }
         boolean wakeWriter = writersToWake(before, fullAtStart);
         countRead(done);
@@ -627,6 +648,7 @@ public final class PipeCore extends PipePadAfter {
             q.spinBudget().spunIntoLock(lastContended && sliver);
         } else if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked(forData, end)) {
             emptyWakeups++;
+            Flight.wokeForNothing(id, forData);
         }
     }
 
@@ -701,8 +723,10 @@ public final class PipeCore extends PipePadAfter {
     int setCapacity(int bytes) {
         int size = Checks.roundCapacity(bytes, PipeOptions.ABSOLUTE_MAX_CAPACITY, "capacity");
         int slots = size / PAGE;
+        int before;
         lock();
         try {
+            before = ring.capacity() * PAGE;
             if (closedBothSides()) {
                 throw new IllegalStateException("pipe is closed on both sides");
             }
@@ -726,9 +750,10 @@ public final class PipeCore extends PipePadAfter {
         } finally {
             unlock();
         }
+        Flight.capacityChanged(id, before, size);
         wakeWriters(); // more room may exist now (pipe_resize_ring); the baton carries it further
         fireReadiness();
-        return slots * PAGE;
+        return size;
     }
 
     int available() {
@@ -834,6 +859,11 @@ public final class PipeCore extends PipePadAfter {
         // parked on another lock would leave every other thread spinning).
         rdWait.resetCounters();
         wrWait.resetCounters();
+    }
+
+    /** Tells Flight Recorder, if it listens, that a call found every read end closed before it stored a byte. */
+    void recordBrokenPipe(String op) {
+        Flight.brokenPipe(id, op, 0);
     }
 
     /** A closed handle's refusal: the handle was closed by another thread since the caller checked it. */

@@ -95,7 +95,10 @@ final class ReadyFutures {
     }
 
     private static boolean isReady(InProcessEnd end, Readiness r) {
-        return r.invalid() || (end instanceof InProcessReadEnd ? r.readable() || r.hungUp() : r.writable() || r.error());
+        if (r.invalid()) {
+            return true;
+        }
+        return end instanceof InProcessReadEnd ? r.readable() || r.hungUp() : r.writable() || r.error();
     }
 
     private void link(Node n) {

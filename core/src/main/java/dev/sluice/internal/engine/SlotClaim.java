@@ -11,10 +11,10 @@ import java.util.Arrays;
  *
  * <p>Why: with every copy under the lock, as in the kernel, the reader and the writer of a bulk stream take
  * turns: the writer copies a batch in while the reader waits for the lock, then the reader copies it out
- * while the writer waits, so the copies never overlap. Measured before claims (lab pipe-bench, 64 KiB writes
- * through a 1 MiB pipe, idle 2-core VM): 6.6 GB/s with a contended lock on nearly every call, where
- * {@code PipedInputStream} made 7.2. With claims each side holds the lock only to book-keep, and the two
- * copies (and the reader's work on what it read) run side by side.
+ * while the writer waits, so the copies never overlap, and the lock is contended on nearly every call: before
+ * claims, Sluice streamed 64 KiB writes more slowly than {@code PipedInputStream}. With claims each side holds
+ * the lock only to book-keep, and the two copies (and the reader's work on what it read) run side by side.
+ * The figures, before and after: {@code docs/performance.md}, "Copies beside the lock".
  *
  * <p>A read ({@link #claimable}, {@link #takeForRead}):
  * <ul>
@@ -45,8 +45,8 @@ final class SlotClaim {
     /**
      * The fewest bytes worth claiming: four pages. A claim costs a second trip through the lock (a write) or
      * atomic page returns (a read), and the quicker a reader lets go of the lock the less it finds on its
-     * next read. Measured with a one-page minimum (CounterProbe, idle 2-core VM): 100-byte streaming
-     * 1.5-1.6 GB/s became 1.3-1.45, with twice the reads; with four pages it stays at 1.5-1.6.
+     * next read. With a one-page minimum, 100-byte streaming lost speed and made twice the reads; with four
+     * pages it does not ({@code docs/performance.md}, "Copies beside the lock").
      */
     static final int MIN_BYTES = 4 * PageRing.PAGE_SIZE;
     /** The fewest slots a read claims (slots can be short after partial reads and splices). */
@@ -62,9 +62,8 @@ final class SlotClaim {
      * Whether the calling thread copies outside the lock at all: virtual threads do not. The partner a claim
      * wakes before its copy is a virtual thread too, which the JDK's scheduler queues on the waker's own
      * carrier, from where an idle carrier has to steal it; so it seldom runs beside the copy, and the claim's
-     * extra work is all that is left.
-     * Measured (JMH, 64 KiB writes, idle 2-core VM, 5 iterations twice): 8.5-9.1 GB/s with claims on virtual
-     * threads, 9.3-10.5 without.
+     * extra work is all that is left: with claims, virtual threads streamed 64 KiB writes more slowly
+     * ({@code docs/performance.md}, "Copies beside the lock").
      */
     static boolean worthIt() {
         return !Thread.currentThread().isVirtual();

@@ -34,7 +34,11 @@ final class WriteCall extends Call {
             core.unlock();
             // The close came first: nothing may be stored (were it the last writer, readers may have seen
             // end-of-stream). No readers: EPIPE before anything is stored. Neither is counted as a write.
-            throw end.isClosed() ? PipeCore.closedMeanwhile() : Failures.broken(0);
+            if (end.isClosed()) {
+                throw PipeCore.closedMeanwhile();
+            }
+            core.recordBrokenPipe("write");
+            throw Failures.broken(0);
         }
         WriteCall c = core.spareWrites().take();
         if (c == null) {

@@ -77,8 +77,8 @@ public final class Page {
 
     /** A pool page belonging to {@code home}, on the heap or in direct memory. */
     Page(PagePool home, boolean direct) {
-        this(direct ? null : new byte[PageRing.PAGE_SIZE], direct ? ByteBuffer.allocateDirect(PageRing.PAGE_SIZE) : null,
-                home, null);
+        this(direct ? null : new byte[PageRing.PAGE_SIZE],
+                direct ? ByteBuffer.allocateDirect(PageRing.PAGE_SIZE) : null, home, null);
     }
 
     /**

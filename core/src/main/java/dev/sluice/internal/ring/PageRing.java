@@ -166,7 +166,8 @@ public final class PageRing extends RingPadAfter {
      */
     public void reserve(int n) {
         if (n < 0 || n > maxUsage - occupancy()) {
-            throw new IllegalArgumentException("cannot reserve " + n + " slots: " + (maxUsage - occupancy()) + " are free");
+            throw new IllegalArgumentException("cannot reserve " + n + " slots: " + (maxUsage - occupancy())
+                    + " are free");
         }
         reserved += n;
         maxUsage -= n;

@@ -9,8 +9,9 @@ package dev.sluice.internal.ring;
  * and each load back, slowing the very thread being waited for. The JVM orders fields within a class as it
  * likes but lays out a superclass's fields before a subclass's, so padding goes in classes of their own
  * (the JCTools pattern). The padding is bytes, not longs, because the JVM fills holes in a superclass's
- * layout (such as the 4 bytes after a compressed header) with a subclass's fields, and bytes leave none: {@link RingPadBefore}, these two fields, {@link RingPadAfter}, then
- * {@code PageRing}'s own. {@code RingLayoutTest} checks the result with JOL.
+ * layout (such as the 4 bytes after a compressed header) with a subclass's fields, and bytes leave none:
+ * {@link RingPadBefore}, these two fields, {@link RingPadAfter}, then {@code PageRing}'s own.
+ * {@code RingLayoutTest} checks the result with JOL.
  */
 abstract class RingIndexFields extends RingPadBefore {
     /** head in the high 32 bits, tail in the low 32 bits; written only under the pipe's lock. */

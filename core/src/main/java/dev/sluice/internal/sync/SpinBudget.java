@@ -25,19 +25,20 @@ import dev.sluice.policy.SpinPolicy;
  *       ({@link #missed}): it is not counted as a failure, and later spins last at least as long as such
  *       waits have lasted. Without this two threads passing a token back and forth never recover once one
  *       of them parks: each one's wait then includes the other's wake-up, so spins as long as a wake-up
- *       keep missing, and every exchange pays two wake-ups (measured: a 1-byte ping-pong between platform
- *       threads at 2-23 µs a round trip instead of under 1);</li>
+ *       keep missing, and every exchange pays two wake-ups (a 1-byte ping-pong between platform threads
+ *       fell into lockstep, many times slower);</li>
  *   <li>a reader whose spins run into the lock held by a writer of small chunks
  *       {@value #TRADES_BEFORE_BATCHING} times in a row is {@link #batching()}: its next waits first spin for a
  *       page of data, not for any, so the writer runs on alone; a spin for a page that runs out ends that
  *       ({@link #batchRanOut()});</li>
  *   <li>virtual threads never spin: a spinning one holds a carrier that other virtual threads may need, and
- *       one that parks unmounts, which is cheap. Measured on 2 cores (lab --quick, 12-16 reps, adaptive
- *       20 µs against no spin): a spin of at most 2 µs took a virtual ping-pong from 1.2-1.5 µs to 0.8 µs
- *       a round trip but lost 30 % of pipen's 64 KiB stream and 3-12 % of hackbench (the spinner reads each
- *       page as it lands and trades the lock with the writer instead of taking a batch); yielding while
- *       spinning did no better. The pipe lock's spin ({@link PipeLock}) skips virtual threads too.</li>
+ *       one that parks unmounts, which is cheap. A short spin did speed up a virtual ping-pong, but lost more
+ *       on streams and hackbench (the spinner reads each page as it lands and trades the lock with the
+ *       writer instead of taking a batch); yielding while spinning did no better. The pipe lock's spin
+ *       ({@link PipeLock}) skips virtual threads too.</li>
  * </ul>
+ *
+ * <p>The measurements behind these rules: {@code docs/performance.md}, "The spin before parking".
  *
  * <p>The learnt values are plain fields: several waiters of one queue may race on them, and a lost update
  * only nudges the budget, which the next wait corrects; nobody ever blocks on them.

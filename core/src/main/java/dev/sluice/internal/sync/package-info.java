@@ -1,5 +1,6 @@
 /**
- * Waiting and waking: the wait queues of a pipe's two sides and the rule for when a reader wakes a
- * writer. Internal: not exported from the module.
+ * Waiting and locking: the wait queues of a pipe's two sides ({@code WaitQueue}: spin, then park; wake-ups as
+ * the pipe's {@code WaitDiscipline} says), their spin budgets ({@code SpinBudget}), and the locks a
+ * {@code LockStrategy} makes ({@code SpinningMutex}, {@code SpinLock}). Internal: not exported from the module.
  */
 package dev.sluice.internal.sync;

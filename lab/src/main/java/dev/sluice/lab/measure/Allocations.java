@@ -11,6 +11,7 @@ public final class Allocations {
     private Allocations() {
     }
 
+    /** {@return bytes allocated by all threads since the JVM started, or -1 if the JVM does not tell} */
     public static long total() {
         try {
             if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t

@@ -11,7 +11,12 @@ public final class Machine {
     private Machine() {
     }
 
-    /** @return the 1-minute load average divided by the cores, or NaN if unknown */
+    /**
+     * The load per core.
+     *
+     * @param facts the machine facts
+     * @return the 1-minute load average divided by the cores, or NaN if unknown
+     */
     public static double loadPerCore(Map<String, String> facts) {
         try {
             return Double.parseDouble(facts.get("loadavg")) / Double.parseDouble(facts.get("cores"));
@@ -20,6 +25,7 @@ public final class Machine {
         }
     }
 
+    /** {@return the facts that move the figures: cores, cpu, jdk, kernel, cpuidle, halt-polling, load} */
     public static Map<String, String> facts() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));

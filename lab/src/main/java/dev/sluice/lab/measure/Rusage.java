@@ -17,7 +17,9 @@ import java.util.Optional;
  */
 @SuppressWarnings("restricted") // getrusage is the point; the jar and ./sluice grant native access
 public final class Rusage {
+    /** {@code who} for this process: every thread of the JVM, the workload's and the lab's. */
     public static final int RUSAGE_SELF = 0;
+    /** {@code who} for the child processes that have ended and been waited for (a perf bench reference run). */
     public static final int RUSAGE_CHILDREN = -1;
 
     private static final long SIZE = 144;
@@ -63,18 +65,27 @@ public final class Rusage {
      * @param involuntary involuntary context switches (preempted)
      */
     public record Sample(long userNanos, long sysNanos, long voluntary, long involuntary) {
+        /**
+         * {@return what happened between two readings: each figure of this one less that of {@code o}}
+         *
+         * @param o the earlier reading
+         */
         public Sample minus(Sample o) {
             return new Sample(userNanos - o.userNanos, sysNanos - o.sysNanos, voluntary - o.voluntary,
                     involuntary - o.involuntary);
         }
     }
 
-    /** @return empty if getrusage works here, else why not */
+    /** {@return empty if getrusage works here, else why not} */
     public static Optional<String> available() {
         return Optional.ofNullable(WHY_NOT);
     }
 
-    /** @return the reading, or empty when getrusage is not available */
+    /**
+     * {@return the reading, or empty when getrusage is not available or fails}
+     *
+     * @param who {@link #RUSAGE_SELF} or {@link #RUSAGE_CHILDREN}
+     */
     public static Optional<Sample> read(int who) {
         if (GETRUSAGE == null) {
             return Optional.empty();

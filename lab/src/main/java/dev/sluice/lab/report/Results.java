@@ -3,6 +3,7 @@ package dev.sluice.lab.report;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.sluice.lab.reproduce.Finding;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,21 +16,53 @@ import java.util.Map;
  * {@code lab/schema/results-v1.md}; {@link #SCHEMA} and {@link #VERSION} identify it, and the reader refuses
  * anything else rather than guessing.
  *
- * @param schema   always {@link #SCHEMA}
- * @param version  {@link #VERSION}; bumped when a field changes meaning or goes away
- * @param created  ISO-8601 instant the session started
- * @param command  the lab command line
- * @param machine  cores, cpu, jdk, kernel, cpuidle, haltPollNs, ...
- * @param warmup   unmeasured runs per case before the repetitions
- * @param reps     measured repetitions per case, interleaved across targets
- * @param baseline target id the comparison is normalised to, or null
- * @param runs     one per (workload, parameters, target, threads), including n/a and failed ones
+ * @param schema        always {@link #SCHEMA}
+ * @param version       {@link #VERSION}; bumped when a field changes meaning or goes away
+ * @param created       ISO-8601 instant the session started
+ * @param command       the lab command line
+ * @param sluice        the Sluice build that ran (version and git commit)
+ * @param jvm           the JVM that ran, with its arguments
+ * @param machine       cores, cpu, jdk, kernel, cpuidle, haltPollNs, ...
+ * @param warmup        unmeasured runs per case before the repetitions
+ * @param reps          measured repetitions per case, interleaved across targets
+ * @param baseline      target id the comparison is normalised to, or null
+ * @param runs          one per (workload, parameters, target, threads), including n/a and failed ones
+ * @param reproductions the findings of {@code lab reproduce}, empty for other commands
  */
-public record Results(String schema, int version, String created, List<String> command,
-                     Map<String, String> machine, int warmup, int reps, String baseline, List<Run> runs) {
+public record Results(String schema, int version, String created, List<String> command, Build sluice, Jvm jvm,
+                      Map<String, String> machine, int warmup, int reps, String baseline, List<Run> runs,
+                      List<Finding> reproductions) {
 
+    /** The {@code schema} of every results file. */
     public static final String SCHEMA = "sluice-lab-results";
+    /** The {@code version} this lab writes and reads. */
     public static final int VERSION = 1;
+
+    /** Empty lists where an older file has none (files of version 1 from before these fields). */
+    public Results {
+        reproductions = reproductions == null ? List.of() : reproductions;
+    }
+
+    /**
+     * The Sluice build that ran.
+     *
+     * @param version the Maven version, e.g. {@code 0.1.0-SNAPSHOT}
+     * @param commit  the git commit it was built from ({@code +dirty} if the tree had changes), or {@code unknown}
+     */
+    public record Build(String version, String commit) {
+    }
+
+    /**
+     * The JVM that ran.
+     *
+     * @param name    {@code java.vm.name}
+     * @param vendor  {@code java.vm.vendor}
+     * @param version {@code java.vm.version}
+     * @param home    {@code java.home}
+     * @param args    the JVM's input arguments
+     */
+    public record Jvm(String name, String vendor, String version, String home, List<String> args) {
+    }
 
     /**
      * One case on one target.
@@ -40,6 +73,7 @@ public record Results(String schema, int version, String created, List<String> c
      * @param target         target id (e.g. {@code sluice[half-empty]})
      * @param family         target family (sluice, kernel, nio, jdk-piped, okio, perf)
      * @param targetSettings the target's settings (policy, wait, lock, timestamps) if any
+     * @param how            how the target was configured and called for this workload
      * @param threads        platform or virtual
      * @param status         ok, n/a or failed
      * @param reason         why n/a or failed
@@ -51,9 +85,10 @@ public record Results(String schema, int version, String created, List<String> c
      * @param summary        mean, median and CV of every metric and of the rusage figures over the reps
      */
     public record Run(String workload, String caseLabel, Map<String, Long> params, String target, String family,
-                      Map<String, String> targetSettings, String threads, String status, String reason,
+                      Map<String, String> targetSettings, String how, String threads, String status, String reason,
                       String metric, String unit, boolean lowerIsBetter, String note, List<Rep> reps,
                       Map<String, Summary> summary) {
+        /** {@return whether the case ran and passed its self-check} */
         public boolean ok() {
             return "ok".equals(status);
         }
@@ -79,12 +114,20 @@ public record Results(String schema, int version, String created, List<String> c
     }
 
     /**
+     * One figure over the repetitions of a case.
+     *
      * @param mean   arithmetic mean
      * @param median median
      * @param cv     coefficient of variation (sample standard deviation / mean), 0 for one value
      * @param n      values
      */
     public record Summary(double mean, double median, double cv, int n) {
+        /**
+         * Sums up one figure's values.
+         *
+         * @param values the values, one per repetition
+         * @return their summary (NaN for none)
+         */
         public static Summary of(List<Double> values) {
             int n = values.size();
             if (n == 0) {
@@ -113,14 +156,11 @@ public record Results(String schema, int version, String created, List<String> c
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
-    public void write(Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        mapper().writeValue(file.toFile(), this);
-    }
-
+    /**
+     * {@return this session as JSON (schema v1)}
+     *
+     * @throws IOException if Jackson cannot serialize it
+     */
     public String toJson() throws IOException {
         return mapper().writeValueAsString(this);
     }
@@ -128,33 +168,46 @@ public record Results(String schema, int version, String created, List<String> c
     /**
      * Reads results written by this or a compatible version.
      *
-     * @throws IOException if the file is not lab results of schema version 1
+     * @param file the file
+     * @return the results
+     * @throws IOException if the file cannot be read
+     * @throws IllegalArgumentException if it is not lab results of schema version 1 with every field the
+     *         report needs (the message names the first missing one)
      */
     public static Results read(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException(file + ": no such results file");
+        }
+        return fromJson(Files.readString(file), file.toString());
+    }
+
+    /**
+     * Reads results from JSON text, as {@link #read} does from a file.
+     *
+     * @param json  results JSON
+     * @param where the file name, for messages
+     * @return the results
+     * @throws IllegalArgumentException if it is not complete lab results JSON of this version
+     */
+    public static Results fromJson(String json, String where) {
         Results r;
         try {
-            r = mapper().readValue(file.toFile(), Results.class);
+            r = mapper().readValue(json, Results.class);
         } catch (com.fasterxml.jackson.core.JacksonException e) {
-            throw new IOException(file + " is not lab results JSON: " + e.getOriginalMessage());
+            throw new IllegalArgumentException(where + ": not lab results JSON: "
+                    + e.getOriginalMessage().lines().findFirst().orElse(""));
         }
-        return checked(r, file.toString());
-    }
-
-    public static Results fromJson(String json) throws IOException {
-        try {
-            return checked(mapper().readValue(json, Results.class), "input");
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
-            throw new IOException("not lab results JSON: " + e.getOriginalMessage());
-        }
-    }
-
-    private static Results checked(Results r, String where) throws IOException {
         if (r == null || !SCHEMA.equals(r.schema())) {
-            throw new IOException(where + ": not a " + SCHEMA + " file (schema is " + (r == null ? null : r.schema()) + ")");
+            throw new IllegalArgumentException(where + ": not a " + SCHEMA + " file (schema is "
+                    + (r == null ? null : r.schema()) + ")");
         }
         if (r.version() != VERSION) {
-            throw new IOException(where + ": results version " + r.version() + ", this lab reads version " + VERSION);
+            throw new IllegalArgumentException(where + ": results version " + r.version() + ", this lab reads version "
+                    + VERSION);
         }
+        ResultsCheck.missing(r).ifPresent(f -> {
+            throw new IllegalArgumentException(where + ": field '" + f + "' is missing; the report needs it");
+        });
         return r;
     }
 }

@@ -60,12 +60,22 @@ public final class Tables {
     /**
      * Improvement of {@code value} over {@code base} in percent, positive when better: for a time
      * {@code (base - value) / base}, for a throughput {@code (value - base) / base}.
+     *
+     * @param base          the baseline's value
+     * @param value         the value compared with it
+     * @param lowerIsBetter true for a time, false for a throughput
+     * @return the improvement in percent, negative when {@code value} is worse
      */
     public static double improvement(double base, double value, boolean lowerIsBetter) {
         return lowerIsBetter ? (base - value) / base * 100 : (value - base) / base * 100;
     }
 
-    /** Four significant digits, no exponent for the usual range. */
+    /**
+     * {@return {@code v} for a table cell: four significant digits below 10,000 (whole numbers above), no
+     * exponent for the usual range, {@code -} for NaN}
+     *
+     * @param v the value
+     */
     public static String num(double v) {
         if (Double.isNaN(v)) {
             return "-";
@@ -86,7 +96,11 @@ public final class Tables {
         return String.format(Locale.ROOT, "%.4g", v);
     }
 
-    /** Counts with k/M suffixes: 1234567 -> 1.23M. */
+    /**
+     * {@return a count for a table cell, with k/M suffixes: 1234567 -> 1.23M; {@code -} for NaN}
+     *
+     * @param v the count
+     */
     public static String count(double v) {
         if (Double.isNaN(v)) {
             return "-";
@@ -100,7 +114,11 @@ public final class Tables {
         return String.format(Locale.ROOT, "%.0f", v);
     }
 
-    /** The whole comparison: per workload, the metric table then the context-switch table. */
+    /**
+     * {@return the whole comparison as text: per workload, the metric table then the context-switch table}
+     *
+     * @param results the results file's runs, machine and baseline
+     */
     public static String compare(Results results) {
         StringBuilder out = new StringBuilder();
         String baseline = results.baseline();
@@ -128,7 +146,8 @@ public final class Tables {
             }
             out.append(render(table));
             out.append(medianTable(e.getKey(), runs, cols, rows, base));
-            out.append(String.format("%s: context switches per run, voluntary/involuntary (whole process)%n", e.getKey()));
+            out.append(String.format("%s: context switches per run, voluntary/involuntary (whole process)%n",
+                    e.getKey()));
             List<List<String>> cs = withHeader(cols);
             for (String row : rows) {
                 List<String> line = new ArrayList<>();
@@ -142,7 +161,8 @@ public final class Tables {
             out.append(render(cs));
             for (Run r : runs) {
                 if (r.ok() && r.summary().containsKey("counter.writerWakeups")) {
-                    out.append(String.format("  counters %s %s: waits r/w %s/%s, wake-ups to r/w %s/%s, found nothing %s, "
+                    out.append(String.format("  counters %s %s: waits r/w %s/%s, wake-ups to r/w %s/%s, "
+                                    + "found nothing %s, "
                                     + "lock contended %s (mean per run)%n", rowKey(r).trim(), r.target(),
                             count(mean(r, "counter.readerWaits")), count(mean(r, "counter.writerWaits")),
                             count(mean(r, "counter.readerWakeups")), count(mean(r, "counter.writerWakeups")),
@@ -331,7 +351,11 @@ public final class Tables {
         return sb.toString();
     }
 
-    /** The machine facts, one line. */
+    /**
+     * {@return the machine facts, one line}
+     *
+     * @param r the results whose machine it describes
+     */
     public static String machine(Results r) {
         StringBuilder sb = new StringBuilder("machine:");
         r.machine().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v).append(';'));

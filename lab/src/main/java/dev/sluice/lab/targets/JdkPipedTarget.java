@@ -5,18 +5,32 @@ import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 
 /**
- * {@code java.io.PipedInputStream}/{@code PipedOutputStream}. Its quirks decide what it can run:
+ * {@code java.io.PipedInputStream}/{@code PipedOutputStream}, used as its documentation intends. Its quirks
+ * decide what it can run:
  * <ul>
  *   <li>a write that finds the buffer full stores what fits and waits with the monitor released, so another
  *       writer's bytes can land in the middle of a message: many writers on one pipe are not safe;</li>
  *   <li>it remembers the last thread that wrote and the last that read, and fails with "Write end dead" /
  *       "Read end dead" once that thread has exited, even though other threads still hold the stream;</li>
- *   <li>there is no nonblocking mode; a waiting reader is only notified by {@code flush()} (which this target
- *       calls after every write) and otherwise re-checks once a second ({@code wait(1000)}).</li>
+ *   <li>there is no nonblocking mode; a reader waiting on an empty buffer is notified by {@code flush()},
+ *       by a writer that finds the buffer full, or by {@code close()}, and otherwise looks again once a
+ *       second ({@code wait(1000)}).</li>
  * </ul>
+ * So a stream of bytes is written without a flush between writes, as buffered Java streams are (the reader
+ * runs whenever the buffer fills, and at the end), and only where someone waits for each message
+ * ({@link Traffic#MESSAGES}: ping-pong) does every write flush: that is the documented way to hand over
+ * "any buffered output bytes" to a waiting reader.
  */
 public final class JdkPipedTarget implements Target {
-    /** The JDK's default buffer is 1 KiB; the lab uses the kernel's 64 KiB unless told otherwise. */
+    /** Creates the target. */
+    public JdkPipedTarget() {
+        // nothing to set up
+    }
+
+    /**
+     * The JDK's default buffer is 1 KiB, a quarter of one kernel page; the lab gives it the kernel pipe's
+     * 64 KiB (or the workload's size), so every pipe has the same room and the JDK's is not starved.
+     */
     static final int DEFAULT_CAPACITY = 64 * 1024;
 
     private static final Caps CAPS = new Caps(false, false, true, false,
@@ -25,8 +39,8 @@ public final class JdkPipedTarget implements Target {
             "PipedInputStream/PipedOutputStream have no nonblocking mode");
 
     @Override
-    public String family() {
-        return "jdk-piped";
+    public Family family() {
+        return Family.JDK_PIPED;
     }
 
     @Override
@@ -40,12 +54,19 @@ public final class JdkPipedTarget implements Target {
     }
 
     @Override
-    public PipeHandle open(int capacity, boolean nonBlocking) throws IOException {
-        if (nonBlocking) {
+    public String how(Traffic traffic) {
+        return "PipedInputStream(64 KiB or the workload's size; JDK default 1 KiB), "
+                + (traffic == Traffic.MESSAGES ? "flush() after every write" : "no flush between writes");
+    }
+
+    @Override
+    public PipeHandle open(Open spec) throws IOException {
+        if (spec.nonBlocking()) {
             throw new IOException(CAPS.whyNotNonBlocking());
         }
-        PipedInputStream in = new PipedInputStream(capacity > 0 ? capacity : DEFAULT_CAPACITY);
+        PipedInputStream in = new PipedInputStream(spec.capacity() > 0 ? spec.capacity() : DEFAULT_CAPACITY);
         PipedOutputStream out = new PipedOutputStream(in);
+        boolean flushEach = spec.traffic() == Traffic.MESSAGES;
         return new PipeHandle() {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
@@ -55,9 +76,9 @@ public final class JdkPipedTarget implements Target {
             @Override
             public int write(byte[] b, int off, int len) throws IOException {
                 out.write(b, off, len);
-                // PipedInputStream only notifies a waiting reader on flush (or when the writer must wait for
-                // space); without it the reader sleeps out its one-second wait. Flushing is the documented use.
-                out.flush();
+                if (flushEach) {
+                    out.flush();
+                }
                 return len;
             }
 

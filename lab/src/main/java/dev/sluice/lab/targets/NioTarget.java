@@ -11,11 +11,16 @@ import java.nio.channels.Pipe;
  * channel's write lock until every byte is written, so concurrent writes never interleave.
  */
 public final class NioTarget implements Target {
+    /** Creates the target. */
+    public NioTarget() {
+        // nothing to set up
+    }
+
     private static final Caps CAPS = new Caps(true, true, false, false, null, null);
 
     @Override
-    public String family() {
-        return "nio";
+    public Family family() {
+        return Family.NIO;
     }
 
     @Override
@@ -29,7 +34,13 @@ public final class NioTarget implements Target {
     }
 
     @Override
-    public PipeHandle open(int capacity, boolean nonBlocking) throws IOException {
+    public String how(Traffic traffic) {
+        return "Pipe.open(), fixed 64 KiB, blocking channels, ByteBuffer.wrap per call";
+    }
+
+    @Override
+    public PipeHandle open(Open spec) throws IOException {
+        boolean nonBlocking = spec.nonBlocking();
         Pipe pipe = Pipe.open();
         Pipe.SourceChannel source = pipe.source();
         Pipe.SinkChannel sink = pipe.sink();

@@ -1,18 +1,29 @@
 package dev.sluice.lab.targets;
 
-import okio.Buffer;
+import okio.BufferedSink;
+import okio.BufferedSource;
+import okio.Okio;
 import okio.Pipe;
-import okio.Sink;
-import okio.Source;
 
 import java.io.IOException;
 
 /**
- * Okio's {@code okio.Pipe}: a buffer of bounded size guarded by one lock and condition. A write larger than
- * the free space stores what fits, signals, and waits with the lock released, so many writers on one pipe
- * may interleave; there is no nonblocking mode.
+ * Okio's {@code okio.Pipe}, used as Okio's users use it: through a {@link BufferedSink} and a
+ * {@link BufferedSource} ({@code Okio.buffer}), which move whole 8 KiB segments between the pipe and their
+ * buffers. The pipe is a buffer of bounded size guarded by one lock and condition. A write larger than the
+ * free space stores what fits, signals, and waits with the lock released, so many writers on one pipe may
+ * interleave; there is no nonblocking mode; and, as Okio's own documentation says of its pipe's ends,
+ * typically each is used by its own thread, so a buffered end serves one thread here.
+ *
+ * <p>The sink flushes after every write only where someone waits for each message ({@link Traffic#MESSAGES});
+ * a stream lets the sink emit complete segments as they fill, and flushes at the end.
  */
 public final class OkioTarget implements Target {
+    /** Creates the target. */
+    public OkioTarget() {
+        // nothing to set up
+    }
+
     static final int DEFAULT_CAPACITY = 64 * 1024;
     private static final Caps CAPS = new Caps(false, false, true, false,
             "okio.Pipe writes are not atomic: a write bigger than the free space stores part and waits with the "
@@ -20,8 +31,8 @@ public final class OkioTarget implements Target {
             "okio.Pipe has no nonblocking mode");
 
     @Override
-    public String family() {
-        return "okio";
+    public Family family() {
+        return Family.OKIO;
     }
 
     @Override
@@ -35,34 +46,32 @@ public final class OkioTarget implements Target {
     }
 
     @Override
-    public PipeHandle open(int capacity, boolean nonBlocking) throws IOException {
-        if (nonBlocking) {
+    public String how(Traffic traffic) {
+        return "Pipe(64 KiB or the workload's size), BufferedSink/Source (8 KiB segments), "
+                + (traffic == Traffic.MESSAGES ? "flush() after every write" : "flush only at the end");
+    }
+
+    @Override
+    public PipeHandle open(Open spec) throws IOException {
+        if (spec.nonBlocking()) {
             throw new IOException(CAPS.whyNotNonBlocking());
         }
-        Pipe pipe = new Pipe(capacity > 0 ? capacity : DEFAULT_CAPACITY);
-        Sink sink = pipe.sink();
-        Source source = pipe.source();
+        Pipe pipe = new Pipe(spec.capacity() > 0 ? spec.capacity() : DEFAULT_CAPACITY);
+        BufferedSink sink = Okio.buffer(pipe.sink());
+        BufferedSource source = Okio.buffer(pipe.source());
+        boolean flushEach = spec.traffic() == Traffic.MESSAGES;
         return new PipeHandle() {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
-                // okio moves bytes between Buffers; one per call, as a reader without its own buffering would.
-                Buffer buf = new Buffer();
-                long n = source.read(buf, len);
-                if (n < 0) {
-                    return -1;
-                }
-                // Buffer.read(byte[], ...) stops at a segment boundary (8 KiB): loop until all n bytes are out.
-                for (int done = 0; done < n; ) {
-                    done += buf.read(b, off + done, (int) n - done);
-                }
-                return (int) n;
+                return source.read(b, off, len);
             }
 
             @Override
             public int write(byte[] b, int off, int len) throws IOException {
-                Buffer buf = new Buffer();
-                buf.write(b, off, len);
-                sink.write(buf, len);
+                sink.write(b, off, len);
+                if (flushEach) {
+                    sink.flush();
+                }
                 return len;
             }
 
@@ -74,6 +83,13 @@ public final class OkioTarget implements Target {
             @Override
             public void closeReader() throws IOException {
                 source.close();
+            }
+
+            @Override
+            public void close() {
+                // Aborting a run from another thread: closing the buffered sink would flush into a full
+                // pipe and wait; cancel fails every blocked and later call at once instead.
+                pipe.cancel();
             }
         };
     }

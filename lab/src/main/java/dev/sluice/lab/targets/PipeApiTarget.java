@@ -21,35 +21,69 @@ public class PipeApiTarget implements Target {
      * into another pipe's write end, and a splice of a read end to nowhere.
      */
     public interface ZeroCopyCalls {
+        /**
+         * Duplicates queued bytes of one pipe into another without consuming them ({@code tee(2)}).
+         *
+         * @param from the pipe to duplicate from
+         * @param to   the pipe to duplicate into
+         * @param max  bytes at most
+         * @return bytes duplicated, -1 at end-of-stream
+         * @throws IOException if the pipe fails
+         */
         long tee(ReadEnd from, WriteEnd to, long max) throws IOException;
 
+        /**
+         * Consumes queued bytes of a pipe without copying them anywhere (a splice to {@code /dev/null}).
+         *
+         * @param from the pipe to consume from
+         * @param max  bytes at most
+         * @return bytes consumed, -1 at end-of-stream
+         * @throws IOException if the pipe fails
+         */
         long discard(ReadEnd from, long max) throws IOException;
 
+        /** {@return how the calls are made, for the run's note} */
         String how();
     }
 
     /** Opens a {@link Pipe} of the given capacity (0 = default) and blocking mode. */
     @FunctionalInterface
     public interface Factory {
+        /**
+         * Opens one pipe for a workload.
+         *
+         * @param capacity    bytes, 0 for the default
+         * @param nonBlocking both ends nonblocking
+         * @return a new pipe
+         * @throws IOException if it cannot be opened
+         */
         Pipe open(int capacity, boolean nonBlocking) throws IOException;
     }
 
-    private final String family;
+    private final Family family;
     private final String id;
+    private final String how;
     private final Map<String, String> settings;
     private final Caps caps;
     private final Factory factory;
     private final ZeroCopyCalls zeroCopy;
 
-    public PipeApiTarget(String family, String id, Map<String, String> settings, Caps caps, Factory factory) {
-        this(family, id, settings, caps, factory, null);
-    }
-
-    /** @param zeroCopy the target's tee and splice, or null if it has none */
-    public PipeApiTarget(String family, String id, Map<String, String> settings, Caps caps, Factory factory,
-                         ZeroCopyCalls zeroCopy) {
+    /**
+     * A target that opens its pipes with {@code factory}.
+     *
+     * @param family   the target's family
+     * @param id       its name in tables
+     * @param how      how it is configured, for the tables
+     * @param settings its settings by option name
+     * @param caps     what it can do
+     * @param factory  opens one pipe
+     * @param zeroCopy the target's tee and splice, or null if it has none
+     */
+    public PipeApiTarget(Family family, String id, String how, Map<String, String> settings, Caps caps,
+                         Factory factory, ZeroCopyCalls zeroCopy) {
         this.family = family;
         this.id = id;
+        this.how = how;
         this.settings = Map.copyOf(settings);
         this.caps = caps;
         this.factory = factory;
@@ -57,8 +91,13 @@ public class PipeApiTarget implements Target {
     }
 
     @Override
-    public String family() {
+    public Family family() {
         return family;
+    }
+
+    @Override
+    public String how(Traffic traffic) {
+        return how;
     }
 
     @Override
@@ -82,8 +121,9 @@ public class PipeApiTarget implements Target {
     }
 
     @Override
-    public PipeHandle open(int capacity, boolean nonBlocking) throws IOException {
-        Pipe pipe = factory.open(capacity, nonBlocking);
+    public PipeHandle open(Open spec) throws IOException {
+        boolean nonBlocking = spec.nonBlocking();
+        Pipe pipe = factory.open(spec.capacity(), nonBlocking);
         ReadEnd in = pipe.reader();
         WriteEnd out = pipe.writer();
         in.setNonBlocking(nonBlocking);

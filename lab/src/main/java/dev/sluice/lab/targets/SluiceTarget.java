@@ -1,84 +1,33 @@
 package dev.sluice.lab.targets;
 
 import dev.sluice.Pipe;
-import dev.sluice.PipeOptions;
 import dev.sluice.ReadEnd;
 import dev.sluice.Splice;
 import dev.sluice.WriteEnd;
-import dev.sluice.policy.LockStrategy;
-import dev.sluice.policy.ReaderWakePolicy;
-import dev.sluice.policy.WaitDiscipline;
-import dev.sluice.policy.WakePolicy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
-/** Sluice's in-process pipe with one choice of wake policy, wait discipline, lock, timestamps and spin. */
+/** Sluice's in-process pipe with one choice of every option ({@link SluiceVariant}). */
 public final class SluiceTarget {
     private SluiceTarget() {
     }
 
+    /** PIPE_BUF-atomic, nonblocking, sizable, with counters. */
     public static final Caps CAPS = new Caps(true, true, true, true, null, null);
 
     /**
-     * @param policy     when a reader wakes a writer
-     * @param discipline how many waiters one wake-up reaches
-     * @param lock       mutex or spin lock
-     * @param timestamps keep access/modification times on every call (FIFO-like)
+     * The Sluice target of one variant, named by {@link SluiceVariant#id()}.
+     *
+     * @param v every option of the pipe
+     * @return the target that opens pipes of that variant
      */
-    public static Target of(WakePolicy policy, WaitDiscipline discipline, LockStrategy lock, boolean timestamps) {
-        return of(policy, discipline, lock, timestamps, Spin.DEFAULT);
-    }
-
-    /**
-     * @param policy     when a reader wakes a writer
-     * @param discipline how many waiters one wake-up reaches
-     * @param lock       mutex or spin lock
-     * @param timestamps keep access/modification times on every call (FIFO-like)
-     * @param spin       how waiting threads spin before they park
-     */
-    public static Target of(WakePolicy policy, WaitDiscipline discipline, LockStrategy lock, boolean timestamps,
-                            Spin spin) {
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("policy", policy.alias());
-        settings.put("wait", discipline.alias());
-        settings.put("lock", lock.alias());
-        settings.put("timestamps", timestamps ? "on" : "off");
-        settings.put("spin", spin.alias());
-        // The id names only what differs from the defaults, so the default variant is plain "sluice".
-        List<String> diff = new ArrayList<>();
-        if (policy != PipeOptions.DEFAULT_WAKE_POLICY) {
-            diff.add(policy.alias());
-        }
-        if (discipline != PipeOptions.DEFAULT_WAIT_DISCIPLINE) {
-            diff.add(discipline.alias());
-        }
-        if (lock != PipeOptions.DEFAULT_LOCK_STRATEGY) {
-            diff.add(lock.alias());
-        }
-        if (timestamps) {
-            diff.add("timestamps");
-        }
-        if (!spin.same(Spin.DEFAULT)) {
-            diff.add("spin=" + spin.alias());
-        }
-        String id = diff.isEmpty() ? "sluice" : "sluice[" + String.join(",", diff) + "]";
-        return new PipeApiTarget("sluice", id, settings, CAPS, (capacity, nonBlocking) -> {
-            PipeOptions.Builder b = PipeOptions.builder()
-                    .wakePolicy(policy).readerWakePolicy(ReaderWakePolicy.ON_EMPTY).waitDiscipline(discipline).lockStrategy(lock)
-                    .timestamps(timestamps).nonBlocking(nonBlocking)
-                    // explicit, so a -D system default for the test matrix cannot change what is measured
-                    .spinPolicy(spin.policy()).spinBeforePark(spin.duration());
-            if (capacity > 0) {
-                b.maxCapacity(Math.max(capacity, PipeOptions.DEFAULT_MAX_CAPACITY)).capacity(capacity);
-            }
-            return Pipe.open(b.build());
-        }, ZERO_COPY);
+    public static Target of(SluiceVariant v) {
+        String how = v.equals(SluiceVariant.defaults()) ? "library defaults" : v.id().substring("sluice[".length(),
+                v.id().length() - 1) + ", the rest at the library defaults";
+        return new PipeApiTarget(Family.SLUICE, v.id(), how, v.settings(), CAPS,
+                (capacity, nonBlocking) -> Pipe.open(v.options(capacity, nonBlocking)), ZERO_COPY);
     }
 
     /**
@@ -124,8 +73,8 @@ public final class SluiceTarget {
         }
     }
 
-    /** @return Sluice with every setting at its documented default */
+    /** {@return Sluice with every setting at its documented default} */
     public static Target defaults() {
-        return of(PipeOptions.DEFAULT_WAKE_POLICY, PipeOptions.DEFAULT_WAIT_DISCIPLINE, PipeOptions.DEFAULT_LOCK_STRATEGY, false);
+        return of(SluiceVariant.defaults());
     }
 }

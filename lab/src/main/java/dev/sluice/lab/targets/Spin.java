@@ -16,16 +16,26 @@ import java.util.Locale;
  */
 public record Spin(SpinPolicy policy, long nanos) {
     /** The library's default. */
-    public static final Spin DEFAULT = new Spin(PipeOptions.DEFAULT_SPIN_POLICY, PipeOptions.DEFAULT_SPIN_BEFORE_PARK.toNanos());
+    public static final Spin DEFAULT = new Spin(PipeOptions.DEFAULT_SPIN_POLICY,
+            PipeOptions.DEFAULT_SPIN_BEFORE_PARK.toNanos());
+    /** No spin: park at once, as the kernel does. */
+    public static final Spin NONE = new Spin(SpinPolicy.FIXED, 0);
 
+    /**
+     * Checks the range.
+     *
+     * @throws IllegalArgumentException if {@code nanos} is negative or above the library's longest spin
+     */
     public Spin {
         if (nanos < 0 || nanos > PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos()) {
-            throw new IllegalArgumentException("spin " + nanos / 1000 + " µs must be between 0 and "
+            throw new IllegalArgumentException("--spin: " + nanos / 1000 + " µs is out of range; must be 0.."
                     + PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos() / 1000 + " µs");
         }
     }
 
     /**
+     * Reads the {@code --spin} notation.
+     *
      * @param s {@code 0}, a number of microseconds with or without {@code us}, or {@code a} and a number
      * @return the setting
      * @throws IllegalArgumentException with the accepted forms, for anything else
@@ -41,13 +51,17 @@ public record Spin(SpinPolicy policy, long nanos) {
         try {
             micros = Long.parseLong(n);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("unknown spin '" + s + "'; use 0 (park at once), 20us (spin 20 µs on "
-                    + "every wait) or a20 (adaptive, at most 20 µs)");
+            throw new IllegalArgumentException("--spin: unknown value '" + s + "'; use 0 (park at once), 20us (spin "
+                    + "20 µs on every wait) or a20 (adaptive, at most 20 µs)");
         }
-        return new Spin(adaptive ? SpinPolicy.ADAPTIVE : SpinPolicy.FIXED, Math.multiplyExact(micros, 1000L));
+        long max = PipeOptions.MAX_SPIN_BEFORE_PARK.toNanos() / 1000;
+        if (micros < 0 || micros > max) {
+            throw new IllegalArgumentException("--spin: " + s + " is out of range; must be 0.." + max + " µs");
+        }
+        return new Spin(adaptive ? SpinPolicy.ADAPTIVE : SpinPolicy.FIXED, micros * 1000L);
     }
 
-    /** @return the notation {@link #parse} reads: {@code 0}, {@code 20us} or {@code a20} */
+    /** {@return the notation {@link #parse} reads: {@code 0}, {@code 20us} or {@code a20}} */
     public String alias() {
         if (nanos == 0) {
             return "0";
@@ -56,12 +70,17 @@ public record Spin(SpinPolicy policy, long nanos) {
         return policy == SpinPolicy.ADAPTIVE ? "a" + micros : micros + "us";
     }
 
-    /** @return the longest spin as a duration */
+    /** {@return the longest spin as a duration} */
     public Duration duration() {
         return Duration.ofNanos(nanos);
     }
 
-    /** Two settings that never spin are the same setting, whatever their policy. */
+    /**
+     * Compares what two settings do: two settings that never spin are the same setting, whatever their policy.
+     *
+     * @param o the other setting
+     * @return whether both spin alike (the same {@link #alias})
+     */
     public boolean same(Spin o) {
         return alias().equals(o.alias());
     }

@@ -1,25 +1,35 @@
 package dev.sluice.lab.targets;
 
 import java.io.IOException;
+import java.util.Map;
 import java.util.Optional;
 
 /** A pipe implementation under test. */
 public interface Target {
 
-    /** @return the family name used on the command line: sluice, kernel, jdk-piped, nio, okio, perf */
-    String family();
+    /** {@return the family: sluice, kernel, nio, jdk-piped, okio} */
+    Family family();
 
-    /** @return the name in tables and JSON, e.g. {@code sluice} or {@code sluice[half-empty,spin]} */
+    /** {@return the name in tables and JSON, e.g. {@code sluice} or {@code sluice[half-empty,spin]}} */
     String id();
 
-    /** @return the variant's settings (policy, lock, ...) by name, empty for targets without any */
-    default java.util.Map<String, String> settings() {
-        return java.util.Map.of();
+    /** {@return the variant's settings (policy, lock, ...) by name, empty for targets without any} */
+    default Map<String, String> settings() {
+        return Map.of();
     }
 
+    /** {@return what this target can do} */
     Caps caps();
 
-    /** @return why this target cannot run at all on this machine or build, if it cannot */
+    /**
+     * Describes this target's configuration for the tables.
+     *
+     * @param traffic what the workload does with the pipe
+     * @return how this target is configured and called for it, in a few words for the tables
+     */
+    String how(Traffic traffic);
+
+    /** {@return why this target cannot run at all on this machine or build, if it cannot} */
     default Optional<String> unavailable() {
         return Optional.empty();
     }
@@ -27,8 +37,9 @@ public interface Target {
     /**
      * Opens a pipe.
      *
-     * @param capacity    wanted capacity in bytes, 0 for the target's default
-     * @param nonBlocking whether both ends are nonblocking (only if {@link Caps#nonBlocking})
+     * @param spec capacity, blocking mode and the kind of traffic
+     * @return both ends of a new pipe
+     * @throws IOException if the pipe cannot be opened
      */
-    PipeHandle open(int capacity, boolean nonBlocking) throws IOException;
+    PipeHandle open(Open spec) throws IOException;
 }

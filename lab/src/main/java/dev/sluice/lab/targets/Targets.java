@@ -7,28 +7,21 @@ import dev.sluice.WriteEnd;
 import dev.sluice.kernel.KernelFile;
 import dev.sluice.kernel.KernelPipe;
 import dev.sluice.kernel.KernelSplice;
-import dev.sluice.policy.LockStrategy;
-import dev.sluice.policy.WaitDiscipline;
-import dev.sluice.policy.WakePolicy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** The known target families and how command-line names map to them. */
 public final class Targets {
     private Targets() {
     }
-
-    /** Families in the order tables show them. */
-    public static final List<String> FAMILIES = List.of("sluice", "kernel", "nio", "jdk-piped", "okio", "perf");
 
     /** Kernel pipes: PIPE_BUF-atomic, nonblocking, F_SETPIPE_SZ up to pipe-max-size; counters not comparable. */
     static final Caps KERNEL_CAPS = new Caps(true, true, true, false, null, null);
@@ -37,6 +30,8 @@ public final class Targets {
      * Linux kernel pipes through the FFM module ({@link KernelPipe}), which implements Sluice's
      * {@link dev.sluice.Pipe} API, with the kernel's own {@code tee(2)} and a {@code splice(2)} to
      * {@code /dev/null} for the tee workload. Off Linux it is "n/a" with the module's reason.
+     *
+     * @return the kernel target, or an unavailable one saying why kernel pipes cannot be opened here
      */
     public static Target kernel() {
         try {
@@ -44,15 +39,33 @@ public final class Targets {
             probe.reader().close();
             probe.writer().close();
         } catch (UnsupportedOperationException | IOException | LinkageError e) {
-            return new UnavailableTarget("kernel", "kernel pipes cannot be opened here: " + e.getMessage());
+            return new UnavailableTarget(Family.KERNEL, "kernel pipes cannot be opened here: " + e.getMessage());
         }
-        return new PipeApiTarget("kernel", "kernel", Map.of(), KERNEL_CAPS, (capacity, nonBlocking) -> {
+        return new PipeApiTarget(Family.KERNEL, "kernel", "pipe2 (+ F_SETPIPE_SZ), blocking calls park in Java",
+                Map.of(), KERNEL_CAPS, (capacity, nonBlocking) -> {
             PipeOptions.Builder b = PipeOptions.builder().nonBlocking(nonBlocking);
             if (capacity > 0) {
                 b.maxCapacity(Math.max(capacity, PipeOptions.DEFAULT_MAX_CAPACITY)).capacity(capacity);
             }
             return KernelPipe.open(b.build());
         }, KERNEL_ZERO_COPY);
+    }
+
+    /**
+     * Whether the kernel can run without timestamps when asked, as Oleg Nesterov's O_NOATIME patch proposed:
+     * tries {@code pipe2(O_NOATIME)} once.
+     *
+     * @return empty if the kernel accepted the flag, else what it said
+     */
+    public static Optional<String> kernelNoAtime() {
+        try {
+            KernelPipe p = KernelPipe.openNoAtime();
+            p.reader().close();
+            p.writer().close();
+            return Optional.empty();
+        } catch (UnsupportedOperationException | IOException | LinkageError e) {
+            return Optional.of(e.getMessage());
+        }
     }
 
     /** tee(2) between kernel pipes, and splice(2) into /dev/null, opened once for the whole lab run. */
@@ -86,83 +99,29 @@ public final class Targets {
         }
     }
 
-    public static String describe(String family) {
-        return switch (family) {
-            case "sluice" -> "Sluice's in-process pipe; variants by --policy, --lock, --wait, --timestamps, --spin";
-            case "kernel" -> "Linux kernel pipe through FFM (module kernel)";
-            case "nio" -> "java.nio.channels.Pipe (a kernel pipe behind the JDK's channels; fixed 64 KiB)";
-            case "jdk-piped" -> "java.io.PipedInputStream/PipedOutputStream";
-            case "okio" -> "okio.Pipe (Okio 3)";
-            case "perf" -> "perf bench sched messaging/pipe as native reference rows (hackbench, pingpong)";
-            default -> "?";
-        };
-    }
-
     /**
-     * Expands families and Sluice settings into targets: every combination of the given policies, wait
-     * disciplines, locks and timestamp settings for {@code sluice}, one target for each other family.
+     * Expands families into targets: one per variant for {@link Family#SLUICE}, one for each other pipe
+     * family. {@link Family#PERF} is not a target (it is a reference run) and is skipped here.
      *
-     * @throws IllegalArgumentException on an unknown name, with the choices in the message
+     * @param families the families, in the order the tables show them
+     * @param variants the Sluice variants
+     * @return the targets
      */
-    public static List<Target> resolve(List<String> families, List<String> policies, List<String> waits,
-                                       List<String> locks, List<String> timestamps) {
-        return resolve(families, policies, waits, locks, timestamps, List.of(Spin.DEFAULT.alias()));
-    }
-
-    /**
-     * {@link #resolve(List, List, List, List, List)} with spin settings too ({@link Spin#parse}).
-     *
-     * @throws IllegalArgumentException on an unknown name, with the choices in the message
-     */
-    public static List<Target> resolve(List<String> families, List<String> policies, List<String> waits,
-                                       List<String> locks, List<String> timestamps, List<String> spins) {
-        List<Spin> spinSettings = spins.stream().map(Spin::parse).toList();
+    public static List<Target> resolve(List<Family> families, List<SluiceVariant> variants) {
         List<Target> out = new ArrayList<>();
-        for (String f : families) {
-            switch (f.toLowerCase(Locale.ROOT)) {
-                case "sluice" -> {
-                    for (String p : policies) {
-                        WakePolicy policy = WakePolicy.fromAlias(p);
-                        for (String w : waits) {
-                            WaitDiscipline wait = parseEnum(WaitDiscipline.values(), w, "wait discipline");
-                            for (String l : locks) {
-                                LockStrategy lock = parseEnum(LockStrategy.values(), l, "lock strategy");
-                                for (String t : timestamps) {
-                                    for (Spin spin : spinSettings) {
-                                        out.add(SluiceTarget.of(policy, wait, lock, parseOnOff(t), spin));
-                                    }
-                                }
-                            }
-                        }
-                    }
+        for (Family f : families) {
+            switch (f) {
+                case SLUICE -> variants.forEach(v -> out.add(SluiceTarget.of(v)));
+                case KERNEL -> out.add(kernel());
+                case NIO -> out.add(new NioTarget());
+                case JDK_PIPED -> out.add(new JdkPipedTarget());
+                case OKIO -> out.add(new OkioTarget());
+                case PERF -> {
+                    // a reference run, planned by the runner beside the targets
                 }
-                case "kernel" -> out.add(kernel());
-                case "nio" -> out.add(new NioTarget());
-                case "jdk-piped", "piped" -> out.add(new JdkPipedTarget());
-                case "okio" -> out.add(new OkioTarget());
-                case "perf" -> out.add(new PerfTarget());
-                default -> throw new IllegalArgumentException(
-                        "unknown target '" + f + "'; choose from " + String.join(", ", FAMILIES));
+                default -> throw new IllegalStateException(f.toString());
             }
         }
         return out;
-    }
-
-    static boolean parseOnOff(String s) {
-        return switch (s.toLowerCase(Locale.ROOT)) {
-            case "on", "true", "yes" -> true;
-            case "off", "false", "no" -> false;
-            default -> throw new IllegalArgumentException("timestamps must be on or off, was '" + s + "'");
-        };
-    }
-
-    static <E extends Enum<E>> E parseEnum(E[] values, String alias, String what) {
-        for (E e : values) {
-            if (e.toString().equalsIgnoreCase(alias) || e.name().equalsIgnoreCase(alias)) {
-                return e;
-            }
-        }
-        throw new IllegalArgumentException("no " + what + " named '" + alias + "'; choose one of "
-                + String.join(", ", Arrays.stream(values).map(Object::toString).toList()));
     }
 }

@@ -3,12 +3,17 @@ package dev.sluice.lab.targets;
 import java.io.IOException;
 import java.util.Optional;
 
-/** A target that cannot run here (the kernel FFM module not built yet, perf missing): shown as "n/a: why". */
-public record UnavailableTarget(String family, String why) implements Target {
+/**
+ * A target that cannot run here (kernel pipes off Linux): shown as "n/a: why".
+ *
+ * @param family the target's family
+ * @param why    the reason, for the table
+ */
+public record UnavailableTarget(Family family, String why) implements Target {
 
     @Override
     public String id() {
-        return family;
+        return family.alias();
     }
 
     @Override
@@ -17,12 +22,17 @@ public record UnavailableTarget(String family, String why) implements Target {
     }
 
     @Override
+    public String how(Traffic traffic) {
+        return "n/a";
+    }
+
+    @Override
     public Optional<String> unavailable() {
         return Optional.of(why);
     }
 
     @Override
-    public PipeHandle open(int capacity, boolean nonBlocking) throws IOException {
+    public PipeHandle open(Open spec) throws IOException {
         throw new IOException(why);
     }
 }

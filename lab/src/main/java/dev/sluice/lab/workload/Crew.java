@@ -62,7 +62,8 @@ final class Crew {
             for (Thread t : threads) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || !t.join(java.time.Duration.ofNanos(Math.max(left, 1)))) {
-                    fail(new CheckFailure("did not finish within " + DEADLINE_SECONDS + " s (-Dsluice.lab.deadlineSeconds): hung or far too slow"));
+                    fail(new CheckFailure("did not finish within " + DEADLINE_SECONDS
+                            + " s (-Dsluice.lab.deadlineSeconds): hung or far too slow"));
                     for (Thread u : threads) {
                         u.join();
                     }

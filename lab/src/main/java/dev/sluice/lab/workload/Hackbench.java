@@ -1,8 +1,9 @@
 package dev.sluice.lab.workload;
 
-import dev.sluice.lab.targets.PerfTarget;
 import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Open;
 import dev.sluice.lab.targets.Target;
+import dev.sluice.lab.targets.Traffic;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -35,10 +36,12 @@ final class Hackbench implements Workload {
     @Override
     public List<Param> params() {
         return List.of(
-                Param.of("groups", "groups of senders and receivers (hackbench -g, default 10)", 10, 1),
-                Param.of("fds", "receivers = senders per group (hackbench -f, default 20)", 20, 20),
-                Param.of("loops", "messages from each sender to each receiver (hackbench -l, default 100)", 100, 500),
-                Param.of("datasize", "bytes per message (hackbench -s, default 100)", 100, 100));
+                Param.count("groups", "groups of senders and receivers (hackbench -g, default 10)", 10, 1, 1, 100),
+                Param.count("fds", "receivers = senders per group (hackbench -f, default 20)", 20, 20, 1, 100),
+                Param.count("loops", "messages from each sender to each receiver (hackbench -l, default 100)", 100,
+                        500, 1, 100_000_000),
+                Param.size("datasize", "bytes per message (hackbench -s, default 100)", 100, 100, 1,
+                        Patterns.MAX_CHUNK));
     }
 
     @Override
@@ -47,21 +50,46 @@ final class Hackbench implements Workload {
     }
 
     @Override
-    public boolean hasPerfEquivalent() {
-        return true;
+    public Optional<Reference> reference() {
+        return Optional.of(new Reference() {
+            @Override
+            public String id() {
+                return "perf";
+            }
+
+            @Override
+            public String how() {
+                return "perf bench sched messaging -p -t: C threads on kernel pipes";
+            }
+
+            @Override
+            public Optional<String> unsupported(Map<String, Long> p, ThreadKind threads) {
+                if (threads != ThreadKind.PLATFORM) {
+                    return Optional.of("perf runs pthreads only");
+                }
+                if (p.get("fds") != 20 || p.get("datasize") != 100) {
+                    return Optional.of("perf bench sched messaging has fds=20 and datasize=100 built in");
+                }
+                return Perf.unavailable();
+            }
+
+            @Override
+            public Outcome run(Map<String, Long> p) throws Exception {
+                int groups = Workloads.intParam(p, "groups");
+                int loops = Workloads.intParam(p, "loops");
+                long nanos = Perf.messaging(groups, loops);
+                return outcome(nanos, (long) groups * 20 * 20 * loops, 100, Map.of(), how());
+            }
+        });
+    }
+
+    @Override
+    public Traffic traffic() {
+        return Traffic.MESSAGES;
     }
 
     @Override
     public Optional<String> unsupported(Target target, Map<String, Long> p, ThreadKind threads) {
-        if (target instanceof PerfTarget) {
-            if (threads != ThreadKind.PLATFORM) {
-                return Optional.of("perf runs pthreads only");
-            }
-            if (p.get("fds") != 20 || p.get("datasize") != 100) {
-                return Optional.of("perf bench sched messaging has fds=20 and datasize=100 built in");
-            }
-            return Optional.empty();
-        }
         if (!target.caps().atomicWrites()) {
             return Optional.of("fds writers share each pipe; " + target.caps().whyNotAtomic());
         }
@@ -74,20 +102,13 @@ final class Hackbench implements Workload {
         int fds = Workloads.intParam(p, "fds");
         int loops = Workloads.intParam(p, "loops");
         int size = Workloads.intParam(p, "datasize");
-        if (groups < 1 || fds < 1 || loops < 1 || size < 1) {
-            throw new IllegalArgumentException("groups, fds, loops and datasize must be at least 1");
-        }
         long messages = (long) groups * fds * fds * loops;
-        if (target instanceof PerfTarget) {
-            long nanos = Perf.messaging(groups, loops);
-            return outcome(nanos, messages, size, Map.of(), "perf bench sched messaging -p -t: C threads on kernel pipes");
-        }
         // The sender/sequence header needs 8 bytes; smaller messages are checked by count only.
         boolean tagged = size >= 8;
         List<PipeHandle> pipes = new ArrayList<>();
         try {
             for (int i = 0; i < groups * fds; i++) {
-                pipes.add(target.open(0, false));
+                pipes.add(target.open(Open.blocking(traffic())));
             }
             Crew crew = new Crew(threads, pipes);
             for (int g = 0; g < groups; g++) {

@@ -1,7 +1,9 @@
 package dev.sluice.lab.workload;
 
 import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Open;
 import dev.sluice.lab.targets.Target;
+import dev.sluice.lab.targets.Traffic;
 
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
@@ -36,13 +38,19 @@ final class Jobserver implements Workload {
     @Override
     public List<Param> params() {
         return List.of(
-                Param.of("workers", "threads sharing the pipe (the test forks six times: 64)", 64, 64),
-                Param.of("tokens", "counter value to reach (the test: 1000000)", 1_000_000, 200_000));
+                Param.count("workers", "threads sharing the pipe (the test forks six times: 64)", 64, 64, 1, 4096),
+                Param.count("tokens", "counter value to reach (the test: 1000000)", 1_000_000, 200_000, 1,
+                        100_000_000));
     }
 
     @Override
     public Metric primary() {
         return new Metric("seconds", "s", true);
+    }
+
+    @Override
+    public Traffic traffic() {
+        return Traffic.MESSAGES;
     }
 
     @Override
@@ -57,14 +65,11 @@ final class Jobserver implements Workload {
     public Outcome run(Target target, Map<String, Long> p, ThreadKind threads) throws Exception {
         int workers = Workloads.intParam(p, "workers");
         int tokens = Workloads.intParam(p, "tokens");
-        if (workers < 1 || tokens < 1 || (long) tokens + workers > Integer.MAX_VALUE - 1) {
-            throw new IllegalArgumentException("workers and tokens must be at least 1");
-        }
         int last = tokens + workers - 1;
         AtomicIntegerArray written = new AtomicIntegerArray(last + 1);
         LongAdder injected = new LongAdder();
         LongAdder dropped = new LongAdder();
-        PipeHandle pipe = target.open(0, false);
+        PipeHandle pipe = target.open(Open.blocking(traffic()));
         try {
             byte[] prime = ByteBuffer.allocate(8).putInt(0).putInt(-1).array();
             pipe.writeFully(prime, 0, 8);
@@ -146,7 +151,8 @@ final class Jobserver implements Workload {
             }
         }
         if (reals != 1 || value != last || minusOnes != minusOnesLeft) {
-            throw new CheckFailure("jobserver: pipe left with " + reals + " real tokens (last " + value + ", expected one, "
+            throw new CheckFailure("jobserver: pipe left with " + reals + " real tokens (last " + value
+                    + ", expected one, "
                     + last + ") and " + minusOnes + " -1 tokens (expected " + minusOnesLeft + ")");
         }
     }

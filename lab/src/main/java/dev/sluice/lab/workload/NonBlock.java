@@ -1,7 +1,9 @@
 package dev.sluice.lab.workload;
 
 import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Open;
 import dev.sluice.lab.targets.Target;
+import dev.sluice.lab.targets.Traffic;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +20,9 @@ import java.util.Optional;
  * <p>Check: every loop reads back as many bytes as it wrote, and they are the bytes written, in order.
  */
 final class NonBlock implements Workload {
+    /** The test's buffer: {@code static char buf[17 * 4096]}. */
+    static final int BUFFER = 17 * 4096;
+
     @Override
     public String name() {
         return "nonblock";
@@ -25,15 +30,17 @@ final class NonBlock implements Workload {
 
     @Override
     public String description() {
-        return "Oleg Nesterov's nonblocking test: fill a nonblocking pipe with size-byte writes, drain it with size-byte "
-                + "reads, loops times; write and read time, lower is better (sluice: --timestamps on = without no-atime)";
+        return "Oleg Nesterov's nonblocking test: fill a nonblocking pipe with size-byte writes, drain it with "
+                + "size-byte reads, loops times; write and read time, lower is better (sluice: --timestamps on = "
+                + "without no-atime)";
     }
 
     @Override
     public List<Param> params() {
         return List.of(
-                Param.of("loops", "fill/drain rounds (Oleg's runs: 10000)", 10_000, 2_000),
-                Param.of("size", "bytes per write and read (Oleg's runs: 100)", 100, 100));
+                Param.count("loops", "fill/drain rounds (Oleg's runs: 10000)", 10_000, 2_000, 1, 100_000_000),
+                Param.size("size", "bytes per write and read (Oleg's runs: 100; the test's buffer: 17 pages)", 100,
+                        100, 1, BUFFER));
     }
 
     @Override
@@ -53,18 +60,14 @@ final class NonBlock implements Workload {
     public Outcome run(Target target, Map<String, Long> p, ThreadKind threads) throws Exception {
         int loops = Workloads.intParam(p, "loops");
         int size = Workloads.intParam(p, "size");
-        if (loops < 1 || size < 1 || size > 17 * 4096) {
-            throw new IllegalArgumentException("loops must be at least 1 and size between 1 and " + 17 * 4096
-                    + " (the test's buffer)");
-        }
-        PipeHandle pipe = target.open(0, true);
+        PipeHandle pipe = target.open(new Open(0, true, Traffic.STREAM));
         long[] phases = new long[2];
         long[] moved = new long[1];
         long[] calls = new long[1];
         try {
             Crew crew = new Crew(threads, List.of(pipe));
             crew.add(() -> {
-                byte[] buf = new byte[17 * 4096];
+                byte[] buf = new byte[BUFFER];
                 long wpos = 0;
                 long rpos = 0;
                 for (int l = 0; l < loops; l++) {

@@ -21,7 +21,7 @@ final class Patterns {
     private Patterns() {
     }
 
-    /** @return the offset in {@link #BYTES} where stream position {@code pos} starts */
+    /** {@return the offset in {@link #BYTES} where stream position {@code pos} starts} */
     static int offset(long pos) {
         return (int) (pos % PERIOD);
     }

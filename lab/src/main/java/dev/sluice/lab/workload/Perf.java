@@ -1,28 +1,57 @@
 package dev.sluice.lab.workload;
 
-import dev.sluice.lab.measure.Rusage;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Runs {@code perf bench sched ...} and reads its "Total time". */
+/** Runs {@code perf bench sched ...} and reads its "Total time"; finds out once whether perf runs here. */
 final class Perf {
     private static final Pattern TOTAL = Pattern.compile("Total time:\\s*([0-9.]+)\\s*\\[sec\\]");
+    private static volatile Optional<String> probed;
 
     private Perf() {
     }
 
-    /** @return perf's own measured time for {@code perf bench sched messaging -p -t -g groups -l loops} */
+    /** {@return empty if {@code perf bench} runs here, else why not (asked once per lab run)} */
+    static Optional<String> unavailable() {
+        Optional<String> p = probed;
+        if (p == null) {
+            p = probe();
+            probed = p;
+        }
+        return p;
+    }
+
+    private static Optional<String> probe() {
+        try {
+            Process proc = new ProcessBuilder("perf", "bench", "sched", "pipe", "-l", "10")
+                    .redirectErrorStream(true).start();
+            proc.getInputStream().readAllBytes();
+            if (!proc.waitFor(30, TimeUnit.SECONDS)) {
+                proc.destroyForcibly();
+                return Optional.of("perf bench did not finish");
+            }
+            return proc.exitValue() == 0 ? Optional.empty()
+                    : Optional.of("perf bench sched pipe exited with " + proc.exitValue());
+        } catch (IOException e) {
+            return Optional.of("perf is not installed");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.of("interrupted");
+        }
+    }
+
+    /** {@return perf's own measured time for {@code perf bench sched messaging -p -t -g groups -l loops}} */
     static long messaging(int groups, int loops) throws IOException, InterruptedException {
         return run(List.of("perf", "bench", "sched", "messaging", "-p", "-t", "-g", Integer.toString(groups),
                 "-l", Integer.toString(loops)));
     }
 
-    /** @return perf's time for {@code perf bench sched pipe -T -l loops} (threads, 4-byte tokens) */
+    /** {@return perf's time for {@code perf bench sched pipe -T -l loops} (threads, 4-byte tokens)} */
     static long pipe(long loops) throws IOException, InterruptedException {
         return run(List.of("perf", "bench", "sched", "pipe", "-T", "-l", Long.toString(loops)));
     }
@@ -47,10 +76,5 @@ final class Perf {
             throw new CheckFailure(String.join(" ", cmd) + " reported 0.000 s: give it more loops");
         }
         return nanos;
-    }
-
-    /** perf's children are not this process: their context switches come from RUSAGE_CHILDREN. */
-    static int rusageWho() {
-        return Rusage.RUSAGE_CHILDREN;
     }
 }

@@ -1,8 +1,9 @@
 package dev.sluice.lab.workload;
 
-import dev.sluice.lab.targets.PerfTarget;
 import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Open;
 import dev.sluice.lab.targets.Target;
+import dev.sluice.lab.targets.Traffic;
 import org.HdrHistogram.Histogram;
 
 import java.util.LinkedHashMap;
@@ -34,8 +35,10 @@ final class PingPong implements Workload {
         // Quick preset: an idle 2-core VM takes ~60 µs a round trip (two wake-ups from idle), and the quick
         // comparison runs it six times on six targets; 20 000 keeps ./sluice under three minutes.
         return List.of(
-                Param.of("loops", "round trips (perf bench sched pipe -l, default 1000000)", 1_000_000, 20_000),
-                Param.of("size", "bytes per message (lat_pipe: 1; perf: a 4-byte int)", 1, 1));
+                Param.count("loops", "round trips (perf bench sched pipe -l, default 1000000)", 1_000_000, 20_000, 1,
+                        Integer.MAX_VALUE),
+                Param.size("size", "bytes per message (lat_pipe: 1; perf: a 4-byte int)", 1, 1, 1,
+                        Patterns.MAX_CHUNK));
     }
 
     @Override
@@ -44,41 +47,53 @@ final class PingPong implements Workload {
     }
 
     @Override
-    public boolean hasPerfEquivalent() {
-        return true;
+    public Traffic traffic() {
+        return Traffic.MESSAGES;
     }
 
     @Override
-    public Optional<String> unsupported(Target target, Map<String, Long> p, ThreadKind threads) {
-        if (target instanceof PerfTarget) {
-            if (threads != ThreadKind.PLATFORM) {
-                return Optional.of("perf runs pthreads only");
+    public Optional<Reference> reference() {
+        return Optional.of(new Reference() {
+            @Override
+            public String id() {
+                return "perf";
             }
-            if (p.get("size") > 4) {
-                return Optional.of("perf bench sched pipe sends a 4-byte int");
+
+            @Override
+            public String how() {
+                return "perf bench sched pipe -T: 4-byte ints, mean only";
             }
-        }
-        return Optional.empty();
+
+            @Override
+            public Optional<String> unsupported(Map<String, Long> p, ThreadKind threads) {
+                if (threads != ThreadKind.PLATFORM) {
+                    return Optional.of("perf runs pthreads only");
+                }
+                if (p.get("size") > 4) {
+                    return Optional.of("perf bench sched pipe sends a 4-byte int");
+                }
+                return Perf.unavailable();
+            }
+
+            @Override
+            public Outcome run(Map<String, Long> p) throws Exception {
+                int loops = Workloads.intParam(p, "loops");
+                long nanos = Perf.pipe(loops);
+                Map<String, Double> m = new LinkedHashMap<>();
+                m.put("seconds", Workloads.seconds(nanos));
+                m.put("us/op", nanos / 1e3 / loops);
+                m.put("ops/s", loops / Workloads.seconds(nanos));
+                return new Outcome(nanos, 8L * loops, loops, m, Map.of(), how());
+            }
+        });
     }
 
     @Override
     public Outcome run(Target target, Map<String, Long> p, ThreadKind threads) throws Exception {
         int loops = Workloads.intParam(p, "loops");
         int size = Workloads.intParam(p, "size");
-        if (loops < 1 || size < 1 || size > Patterns.MAX_CHUNK) {
-            throw new IllegalArgumentException("loops must be at least 1 and size between 1 and " + Patterns.MAX_CHUNK);
-        }
-        if (target instanceof PerfTarget) {
-            long nanos = Perf.pipe(loops);
-            Map<String, Double> m = new LinkedHashMap<>();
-            m.put("seconds", Workloads.seconds(nanos));
-            m.put("us/op", nanos / 1e3 / loops);
-            m.put("ops/s", loops / Workloads.seconds(nanos));
-            return new Outcome(nanos, 8L * loops, loops, m, Map.of(),
-                    "perf bench sched pipe -T: 4-byte ints, mean only");
-        }
-        PipeHandle ping = target.open(0, false);
-        PipeHandle pong = target.open(0, false);
+        PipeHandle ping = target.open(Open.blocking(traffic()));
+        PipeHandle pong = target.open(Open.blocking(traffic()));
         List<PipeHandle> pipes = List.of(ping, pong);
         // 1 ns .. 100 s, 3 significant digits
         Histogram h = new Histogram(100_000_000_000L, 3);

@@ -1,7 +1,10 @@
 package dev.sluice.lab.workload;
 
 import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Family;
+import dev.sluice.lab.targets.Open;
 import dev.sluice.lab.targets.Target;
+import dev.sluice.lab.targets.Traffic;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
@@ -36,11 +39,13 @@ final class PipeBench implements Workload {
     @Override
     public List<Param> params() {
         return List.of(
-                Param.of("writers", "writer threads (pipe_bench sweeps 1,2,5)", 1, 1),
-                Param.of("readers", "reader threads (pipe_bench sweeps 1,5,10)", 1, 1),
-                Param.of("write-size", "bytes per write (pipe_bench: 64 KiB)", 65_536, 65_536),
-                Param.of("pipe-size", "pipe capacity in bytes (pipe_bench: 1 MiB)", 1 << 20, 1 << 20),
-                Param.of("bytes", "total bytes to move", 1L << 30, 256L << 20));
+                Param.count("writers", "writer threads (pipe_bench sweeps 1,2,5)", 1, 1, 1, 64),
+                Param.count("readers", "reader threads (pipe_bench sweeps 1,5,10)", 1, 1, 1, 64),
+                Param.size("write-size", "bytes per write (pipe_bench: 64 KiB)", 65_536, 65_536, 1, Patterns.MAX_CHUNK),
+                Param.size("pipe-size", "pipe capacity in bytes (pipe_bench: 1 MiB; at most fs.pipe-max-size's "
+                        + "default)",
+                        1 << 20, 1 << 20, 1, 1 << 20),
+                Param.size("bytes", "total bytes to move", 1L << 30, 256L << 20, 1, Workloads.MAX_BYTES));
     }
 
     @Override
@@ -49,10 +54,24 @@ final class PipeBench implements Workload {
     }
 
     @Override
+    public Optional<String> invalid(Map<String, Long> p) {
+        if (p.get("bytes") < p.get("write-size") * p.get("writers")) {
+            return Optional.of("--bytes must be at least --write-size times --writers (" + p.get("write-size") + " x "
+                    + p.get("writers") + "), got " + p.get("bytes"));
+        }
+        return Optional.empty();
+    }
+
+    @Override
     public Optional<String> unsupported(Target target, Map<String, Long> p, ThreadKind threads) {
-        if ((p.get("writers") > 1 || p.get("readers") > 1) && target.family().equals("jdk-piped")) {
+        boolean shared = p.get("writers") > 1 || p.get("readers") > 1;
+        if (shared && target.family() == Family.JDK_PIPED) {
             return Optional.of("PipedInputStream ties each side to the last thread that used it and fails with "
                     + "'Write end dead'/'Pipe broken' when that thread exits while others go on");
+        }
+        if (shared && target.family() == Family.OKIO) {
+            return Optional.of("okio's buffered sink and source serve one thread each (each end is typically used "
+                    + "by its own thread)");
         }
         return Optional.empty();
     }
@@ -64,17 +83,11 @@ final class PipeBench implements Workload {
         int size = Workloads.intParam(p, "write-size");
         int capacity = Workloads.intParam(p, "pipe-size");
         long total = p.get("bytes");
-        if (writers < 1 || readers < 1 || size < 1 || size > Patterns.MAX_CHUNK || total < size) {
-            throw new IllegalArgumentException("writers, readers >= 1, write-size in 1.." + Patterns.MAX_CHUNK
-                    + ", bytes >= write-size");
-        }
         long perWriter = total / writers / size * size;
-        if (perWriter == 0) {
-            throw new IllegalArgumentException("bytes too small for " + writers + " writers of " + size + " bytes");
-        }
         boolean exact = writers == 1 && readers == 1;
-        PipeHandle pipe = target.open(target.caps().sizable() ? capacity : 0, false);
-        String note = target.caps().sizable() ? null : "capacity fixed at the target's default (64 KiB), not " + capacity;
+        PipeHandle pipe = target.open(new Open(target.caps().sizable() ? capacity : 0, false, Traffic.STREAM));
+        String note = target.caps().sizable() ? null
+                : "capacity fixed at the target's default (64 KiB), not " + capacity;
         Histogram latency = new Histogram(100_000_000_000L, 3);
         AtomicLong bytesRead = new AtomicLong();
         AtomicLong valueSum = new AtomicLong();
@@ -135,7 +148,8 @@ final class PipeBench implements Workload {
                     expected += (long) (w + 1) * perWriter;
                 }
                 if (valueSum.get() != expected) {
-                    throw new CheckFailure("pipebench: readers' byte values sum to " + valueSum.get() + ", writers sent "
+                    throw new CheckFailure("pipebench: readers' byte values sum to " + valueSum.get()
+                            + ", writers sent "
                             + expected + " (corrupted data)");
                 }
             }

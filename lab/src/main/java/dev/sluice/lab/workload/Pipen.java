@@ -1,11 +1,14 @@
 package dev.sluice.lab.workload;
 
 import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Open;
 import dev.sluice.lab.targets.Target;
+import dev.sluice.lab.targets.Traffic;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Mateusz Guzik's {@code pipen} as the issue describes it (its source was not available): a writer and a
@@ -31,8 +34,8 @@ final class Pipen implements Workload {
     public List<Param> params() {
         return List.of(
                 new Param("size", "bytes per write and per read (pipen: 4096, 32768, 65536)",
-                        List.of(4096L, 32768L, 65536L), List.of(4096L, 65536L)),
-                Param.of("bytes", "total bytes to move", 1L << 30, 128L << 20));
+                        List.of(4096L, 32768L, 65536L), List.of(4096L, 65536L), 1, Patterns.MAX_CHUNK, true),
+                Param.size("bytes", "total bytes to move", 1L << 30, 128L << 20, 1, Workloads.MAX_BYTES));
     }
 
     @Override
@@ -41,13 +44,18 @@ final class Pipen implements Workload {
     }
 
     @Override
+    public Optional<String> invalid(Map<String, Long> p) {
+        if (p.get("bytes") < p.get("size")) {
+            return Optional.of("--bytes must be at least --size (" + p.get("size") + "), got " + p.get("bytes"));
+        }
+        return Optional.empty();
+    }
+
+    @Override
     public Outcome run(Target target, Map<String, Long> p, ThreadKind threads) throws Exception {
         int size = Workloads.intParam(p, "size");
         long total = p.get("bytes") / size * size;
-        if (size < 1 || size > Patterns.MAX_CHUNK || total < size) {
-            throw new IllegalArgumentException("size must be in 1.." + Patterns.MAX_CHUNK + " and bytes >= size");
-        }
-        PipeHandle pipe = target.open(0, false);
+        PipeHandle pipe = target.open(Open.blocking(Traffic.STREAM));
         long[] got = new long[1];
         try {
             Crew crew = new Crew(threads, List.of(pipe));

@@ -1,7 +1,9 @@
 package dev.sluice.lab.workload;
 
 import dev.sluice.lab.targets.PipeHandle;
+import dev.sluice.lab.targets.Open;
 import dev.sluice.lab.targets.Target;
+import dev.sluice.lab.targets.Traffic;
 import dev.sluice.lab.targets.ZeroCopy;
 
 import java.nio.ByteBuffer;
@@ -40,8 +42,8 @@ final class Tee implements Workload {
 
     @Override
     public List<Param> params() {
-        return List.of(Param.of("records", "16-byte records to send (stress-ng runs for a time instead)",
-                4L << 20, 1L << 20));
+        return List.of(Param.count("records", "16-byte records to send (stress-ng runs for a time instead)",
+                4L << 20, 1L << 20, 1, Workloads.MAX_BYTES / 16));
     }
 
     @Override
@@ -52,11 +54,8 @@ final class Tee implements Workload {
     @Override
     public Outcome run(Target target, Map<String, Long> p, ThreadKind threads) throws Exception {
         long records = p.get("records");
-        if (records < 1) {
-            throw new IllegalArgumentException("records must be at least 1");
-        }
-        PipeHandle in = target.open(0, false);
-        PipeHandle out = target.open(0, false);
+        PipeHandle in = target.open(Open.blocking(Traffic.STREAM));
+        PipeHandle out = target.open(Open.blocking(Traffic.STREAM));
         List<PipeHandle> pipes = List.of(in, out);
         long[] got = new long[1];
         Optional<ZeroCopy> zc = in.zeroCopy();

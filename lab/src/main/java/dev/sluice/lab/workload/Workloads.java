@@ -12,11 +12,22 @@ public final class Workloads {
     private Workloads() {
     }
 
+    /** The most bytes a workload may be asked to move: 1 TiB. */
+    public static final long MAX_BYTES = 1L << 40;
+
+    /** {@return every workload, in the order the lab lists and runs them} */
     public static List<Workload> all() {
         return List.of(new Hackbench(), new PingPong(), new Jobserver(), new NonBlock(), new PipeBench(),
                 new Pipen(), new Tee());
     }
 
+    /**
+     * Finds a workload by its name on the command line.
+     *
+     * @param name a workload's name, case-insensitive
+     * @return the workload
+     * @throws IllegalArgumentException naming the choices
+     */
     public static Workload byName(String name) {
         for (Workload w : all()) {
             if (w.name().equalsIgnoreCase(name)) {
@@ -27,7 +38,13 @@ public final class Workloads {
                 + String.join(", ", all().stream().map(Workload::name).toList()));
     }
 
-    /** Every combination of the parameter lists, in order, as one map per case. */
+    /**
+     * Expands a workload's parameter lists into the cases it runs ({@code --writers 1,2 --readers 1,5} is four).
+     *
+     * @param params the parameters
+     * @param values each parameter's values (a missing one takes its defaults)
+     * @return every combination of the parameter lists, in order, as one map per case
+     */
     public static List<Map<String, Long>> cases(List<Param> params, Map<String, List<Long>> values) {
         List<Map<String, Long>> out = new ArrayList<>();
         out.add(new LinkedHashMap<>());

@@ -3,12 +3,10 @@ package dev.sluice.lab.report;
 import dev.sluice.lab.report.Results.Rep;
 import dev.sluice.lab.report.Results.Run;
 import dev.sluice.lab.report.Results.Summary;
+import dev.sluice.lab.run.Runner;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,42 +15,51 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-/** The table formatter, the JSON writer/reader and the HTML report, on hand-made results. */
+/** The analysis, the text and HTML formats and the JSON reader, on hand-made results. */
 class ReportTest {
 
     static Rep rep(double seconds, long vcs) {
-        return new Rep(seconds, 1000, 10, 0.1, 0.2, vcs, 1L, 4096L, Map.of("seconds", seconds, "MB/s", 1000 / seconds / 1e6),
-                Map.of("readerWakeups", 3L));
+        return new Rep(seconds, 1000, 10, 0.1, 0.2, vcs, 1L, 4096L, Map.of("seconds", seconds,
+                "MB/s", 1000 / seconds / 1e6), Map.of("readerWakeups", 3L, "writerWakeups", 2L));
     }
 
-    static Run run(String target, String status, String reason, double... seconds) {
-        List<Rep> reps = new java.util.ArrayList<>();
+    static Run run(String workload, String target, String family, String status, String reason, double... seconds) {
+        List<Rep> reps = new ArrayList<>();
         for (double s : seconds) {
             reps.add(rep(s, 100));
         }
-        return new Run("hackbench", "-", Map.of("groups", 1L), target, target, Map.of(), "platform", status, reason,
-                "seconds", "s", true, null, reps, dev.sluice.lab.Runner.summarize(reps));
+        return new Run(workload, "-", Map.of("groups", 1L), target, family, Map.of(), "how " + target, "platform",
+                status, reason, "seconds", "s", true, null, reps, Runner.summarize(reps));
     }
 
-    static Results sample() {
+    static Run run(String target, String status, String reason, double... seconds) {
+        return run("hackbench", target, target.startsWith("sluice") ? "sluice" : target, status, reason, seconds);
+    }
+
+    static Results results(int reps, List<Run> runs) {
         return new Results(Results.SCHEMA, Results.VERSION, "2026-01-01T00:00:00Z", List.of("lab", "compare"),
-                new LinkedHashMap<>(Map.of("cores", "2")), 1, 2, "nio",
-                List.of(run("sluice", "ok", null, 1.0, 1.0), run("nio", "ok", null, 2.0, 2.0),
-                        run("okio", "n/a", "writes are not atomic", new double[0]),
-                        run("jdk-piped", "failed", "pipen: wrong byte", new double[0])));
+                new Results.Build("0.1.0-SNAPSHOT", "abc1234"), new Results.Jvm("OpenJDK", "Adoptium", "25",
+                "/jdk", List.of("-Xmx1g")), new LinkedHashMap<>(Map.of("cores", "2", "loadavg", "0.1")), 1, reps,
+                "nio", runs, List.of());
     }
 
-    /** Eight repetitions per target: sluice best and tidy, the others placed to get each verdict. */
+    /** Two reps: no intervals. */
+    static Results sample() {
+        return results(2, List.of(run("sluice", "ok", null, 1.0, 1.0), run("nio", "ok", null, 2.0, 2.0),
+                run("okio", "n/a", "writes are not atomic"), run("jdk-piped", "failed", "pipen: wrong byte")));
+    }
+
+    /** Eight repetitions per target: sluice best and tidy, the others placed to get each standing. */
     static Results withReps() {
         double[] sluice = {1.00, 0.99, 1.01, 1.00, 1.02, 0.98, 1.00, 1.01};
-        return new Results(Results.SCHEMA, Results.VERSION, "2026-01-01T00:00:00Z", List.of("lab", "run"),
-                new LinkedHashMap<>(Map.of("cores", "2")), 0, 8, "nio",
-                List.of(run("sluice", "ok", null, sluice),
-                        run("nio", "ok", null, times(sluice, 2)),
-                        run("kernel", "ok", null, times(sluice, 1.005)),
-                        run("jdk-piped", "ok", null, times(sluice, 1.5)),
-                        run("okio", "ok", null, 0.85, 1.40, 0.95, 1.30, 0.90, 1.35, 1.05, 1.10),
-                        run("perf", "n/a", "perf bench has no hackbench here", new double[0])));
+        return results(8, List.of(run("sluice", "ok", null, sluice),
+                run("nio", "ok", null, times(sluice, 2)),
+                run("kernel", "ok", null, times(sluice, 1.005)),
+                run("jdk-piped", "ok", null, times(sluice, 1.5)),
+                run("okio", "ok", null, 0.85, 1.40, 0.95, 1.30, 0.90, 1.35, 1.05, 1.10),
+                run("perf", "n/a", "perf bench has no hackbench here"),
+                run("pipen", "sluice", "sluice", "ok", null, times(sluice, 3)),
+                run("pipen", "nio", "nio", "ok", null, times(sluice, 1))));
     }
 
     static double[] times(double[] v, double factor) {
@@ -60,58 +67,94 @@ class ReportTest {
     }
 
     @Test
-    void medianTableGivesRatiosAgainstTheBaselineAndVerdictsAgainstTheBest() {
-        String t = Tables.compare(withReps());
-        assertThat(t).contains("hackbench: median ×better-by vs nio (above 1 is better) [95% bootstrap interval], "
-                + "8 reps; * best median");
-        List<String> lines = t.lines().toList();
-        int heading = lines.indexOf(lines.stream().filter(l -> l.contains("median ×better-by")).findFirst().orElseThrow());
-        assertThat(lines.get(heading - 1)).as("right under the mean table").startsWith("  - platform");
-        List<String> table = lines.subList(heading + 1, heading + 3);
-        assertThat(table.get(0)).startsWith("  case");
-        String row = table.get(1);
-        // half the baseline's time is twice as good; the baseline's own cell says what it is
-        assertThat(row).contains("*1.000 ×2.000 [").contains("2.000 (baseline)").contains("n/a");
-        assertThat(row.indexOf("(baseline)")).isLessThan(row.indexOf("*1.000"));
-        assertThat(table.get(0).length()).as("aligned: %s", table).isEqualTo(row.length());
-
-        String verdicts = lines.get(heading + 3);
-        assertThat(verdicts).startsWith("  - platform, against the best (sluice): ");
-        List<String> each = List.of(verdicts.substring(verdicts.indexOf(": ") + 2).split("; "));
-        assertThat(each).hasSize(4);
-        assertThat(each).anySatisfy(v -> assertThat(v).startsWith("nio ×0.500 [").endsWith("] resolvably behind"));
-        assertThat(each).anySatisfy(v -> assertThat(v).startsWith("kernel ×0.995 [").endsWith("] within 3 %"));
-        assertThat(each).anySatisfy(v -> assertThat(v).startsWith("jdk-piped ×0.667 [").endsWith("] resolvably behind"));
-        assertThat(each).anySatisfy(v -> assertThat(v).startsWith("okio ").endsWith("] within noise"));
-        assertThat(t).as("printed the same way twice").isEqualTo(Tables.compare(withReps()));
+    void analysisFindsTheBestTheRatiosAndTheStandings() {
+        Analysis a = Analysis.of(withReps());
+        Analysis.WorkloadView hb = a.workloads().get(0);
+        assertThat(hb.workload()).isEqualTo("hackbench");
+        Analysis.CaseView c = hb.cases().get(0);
+        assertThat(c.best()).isEqualTo("sluice");
+        assertThat(c.rows().get(0).target()).as("baseline first").isEqualTo("nio");
+        Map<String, Analysis.Row> rows = new LinkedHashMap<>();
+        c.rows().forEach(r -> rows.put(r.target(), r));
+        assertThat(rows.get("sluice").vsBaseline().ratio()).isCloseTo(2.0, within(1e-9));
+        assertThat(rows.get("sluice").standing()).isEqualTo(Analysis.Standing.BEST);
+        assertThat(rows.get("kernel").standing()).isEqualTo(Analysis.Standing.WITHIN_NOISE);
+        assertThat(rows.get("jdk-piped").standing()).isEqualTo(Analysis.Standing.BEHIND);
+        assertThat(rows.get("jdk-piped").verdict()).isEqualTo("behind 33 %");
+        assertThat(rows.get("okio").standing()).isEqualTo(Analysis.Standing.WITHIN_NOISE);
+        assertThat(rows.get("perf").standing()).isEqualTo(Analysis.Standing.NONE);
+        assertThat(rows.get("sluice").lo()).isLessThanOrEqualTo(rows.get("sluice").median());
+        assertThat(rows.get("sluice").hi()).isGreaterThanOrEqualTo(rows.get("sluice").median());
+        assertThat(rows.get("sluice").csPerRun()).isEqualTo(101.0);
+        assertThat(hb.conclusion()).startsWith("hackbench: sluice best (×2.00 [")
+                .contains("within noise of it: kernel, "
+                + "okio");
+        assertThat(a.summary()).isEqualTo("Summary: Sluice fastest on 1 of 2 (hackbench); resolvably behind on 1: "
+                + "pipen (nio best, sluice behind 67 %).");
     }
 
     @Test
-    void noMedianTableWithFewerThanFiveReps() {
-        assertThat(Tables.compare(sample())).doesNotContain("median ×better-by").doesNotContain("against the best");
-        assertThat(Html.render(sample())).doesNotContain("Medians:");
+    void textFitsIn120ColumnsWithOneTablePerWorkloadAndASummary() {
+        String t = new TextFormat(false).render(Analysis.of(withReps()));
+        assertThat(t.lines()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(120));
+        assertThat(t).contains("hackbench: time in s, lower is better; median of 8 reps, ×vs nio")
+                .contains("pipen: time in s").contains("  → hackbench: sluice best").contains("Summary: Sluice "
+                        + "fastest on 1 of 2").contains("build: sluice 0.1.0-SNAPSHOT (abc1234)");
+        String sluiceRow = t.lines().filter(l -> l.trim().startsWith("sluice ")).findFirst().orElseThrow();
+        assertThat(sluiceRow).contains("1.000 s").contains("×2.000 [").contains("best").endsWith("101");
+        assertThat(t).contains("perf       n/a [1]").contains("[1] perf n/a: perf bench has no hackbench here");
+        assertThat(t).as("no means, no doubled units").doesNotContain("(s)").doesNotContain("mean of");
+        assertThat(t).as("printed the same way twice").isEqualTo(new TextFormat(false).render(Analysis.of(withReps())));
     }
 
     @Test
-    void throughputBestIsTheHighestMedian() {
-        // The same values read as higher-is-better: now the highest median (nio's) is best, and "better by"
-        // still reads above 1 as better, so sluice with half of nio's figure is ×0.5.
-        List<Run> runs = withReps().runs().stream().map(r -> new Run(r.workload(), r.caseLabel(), r.params(),
-                r.target(), r.family(), r.targetSettings(), r.threads(), r.status(), r.reason(), r.metric(), r.unit(),
-                false, r.note(), r.reps(), r.summary())).toList();
-        List<Tables.MedianRow> m = Tables.medianRows(runs, Tables.columns(runs, "nio"), Tables.rows(runs), "nio");
-        assertThat(m).hasSize(1);
-        assertThat(m.get(0).best()).isEqualTo("nio");
-        assertThat(m.get(0).vsBaseline().get("sluice").ratio()).isCloseTo(0.5, within(1e-9));
-        assertThat(m.get(0).vsBest()).doesNotContainKey("nio").containsKeys("sluice", "kernel", "jdk-piped", "okio");
-        assertThat(m.get(0).vsBest().get("sluice").verdict(Tables.TOLERANCE)).isEqualTo(Bootstrap.Verdict.BEHIND);
+    void wideKeepsTheOlderLayout() {
+        String t = new TextFormat(true).render(Analysis.of(withReps()));
+        assertThat(t).contains("value[pct imp vs nio](CV)").contains("median ×better-by vs nio");
     }
 
     @Test
-    void htmlHasTheMedianTableWithTheBestInBold() {
-        String h = Html.render(withReps());
-        assertThat(h).contains("Medians:").contains("<b>1.000</b> ×2.000 [").contains("2.000 (baseline)")
-                .contains("resolvably behind").contains("within 3 %").contains("within noise");
+    void fewerThanFiveRepsGiveNoIntervalAndSaySo() {
+        Analysis a = Analysis.of(sample());
+        String t = new TextFormat(false).render(a);
+        assertThat(t).contains("×2.000 ").doesNotContain("×2.000 [");
+        assertThat(a.summary()).contains("medians only, without intervals");
+    }
+
+    @Test
+    void busyMachineIsWarnedAbout() {
+        Results r = withReps();
+        Map<String, String> busy = new LinkedHashMap<>(r.machine());
+        busy.put("loadavg", "4.0");
+        Results loaded = new Results(r.schema(), r.version(), r.created(), r.command(), r.sluice(), r.jvm(), busy,
+                r.warmup(), r.reps(), r.baseline(), r.runs(), r.reproductions());
+        assertThat(Analysis.of(loaded).busy()).contains("load average 4.0 on 2 cores");
+        assertThat(Analysis.of(r).busy()).isNull();
+        assertThat(new HtmlFormat().render(Analysis.of(loaded))).contains("id=\"load-warning\"");
+    }
+
+    @Test
+    void htmlHasSummaryFirstWhiskersAxisAndTheOkabeItoPalette() {
+        String h = new HtmlFormat().render(Analysis.of(withReps()));
+        assertThat(h).startsWith("<!DOCTYPE html>").doesNotContain("<script").doesNotContain("src=")
+                .doesNotContain("href=\"http");
+        assertThat(h.indexOf("id=\"summary\"")).as("summary before the first workload")
+                .isLessThan(h.indexOf("id=\"w-hackbench\""));
+        assertThat(h).contains("<details open id=\"w-hackbench\">").contains("<details open id=\"w-pipen\">");
+        // five ok targets in hackbench and two in pipen: one whisker each
+        assertThat(h.split("<line class=\"whisker\"", -1)).hasSize(1 + 5 + 2);
+        assertThat(h).contains("class=\"axis\"").contains("<text class=\"unit\"");
+        assertThat(h).contains("fill=\"" + HtmlFormat.BASELINE + "\"").contains("fill=\"" + HtmlFormat.PALETTE[0]
+                + "\"").doesNotContain("#d62728");
+        assertThat(h).contains("Machine and build").contains("abc1234").contains("-Xmx1g");
+        assertThat(h).contains("how sluice");
+    }
+
+    @Test
+    void niceStepsAreRound() {
+        assertThat(Bars.niceStep(2623)).isEqualTo(500.0);
+        assertThat(Bars.niceStep(1.0)).isCloseTo(0.2, within(1e-12));
+        assertThat(Bars.niceStep(73)).isEqualTo(10.0);
     }
 
     @Test
@@ -124,48 +167,26 @@ class ReportTest {
     }
 
     @Test
-    void improvementIsPositiveWhenBetterInEitherDirection() {
-        assertThat(Tables.improvement(2.0, 1.0, true)).isEqualTo(50.0);
-        assertThat(Tables.improvement(2.0, 3.0, true)).isEqualTo(-50.0);
-        assertThat(Tables.improvement(100, 150, false)).isEqualTo(50.0);
+    void jsonRoundTrips() throws Exception {
+        Results r = withReps();
+        String json = new JsonFormat().render(Analysis.of(r));
+        assertThat(Results.fromJson(json, "r.json")).isEqualTo(r);
+        assertThat(json).contains("\"schema\" : \"sluice-lab-results\"").contains("\"version\" : 1")
+                .contains("\"commit\" : \"abc1234\"").contains("\"args\" : [ \"-Xmx1g\" ]");
     }
 
     @Test
-    void tablePutsBaselineFirstAndShowsPctAndCv() {
-        String t = Tables.compare(sample());
-        assertThat(t).contains("hackbench: seconds (s), lower is better; value[pct imp vs nio](CV)");
-        String header = t.lines().filter(l -> l.trim().startsWith("case")).findFirst().orElseThrow();
-        assertThat(header.indexOf("nio")).isLessThan(header.indexOf("sluice"));
-        assertThat(t).contains("2.000[  0.00%]( 0.0%)").contains("1.000[ 50.00%]( 0.0%)");
-        assertThat(t).contains("n/a [1]").contains("[1] okio n/a: writes are not atomic");
-        assertThat(t).contains("failed [2]").contains("[2] jdk-piped failed: pipen: wrong byte");
-        assertThat(t).contains("context switches per run").contains("100/1");
-    }
-
-    @Test
-    void jsonRoundTrips(@TempDir Path dir) throws IOException {
-        Results r = sample();
-        Path f = dir.resolve("r.json");
-        r.write(f);
-        Results back = Results.read(f);
-        assertThat(back).isEqualTo(r);
-        assertThat(Files.readString(f)).contains("\"schema\" : \"sluice-lab-results\"").contains("\"version\" : 1");
-    }
-
-    @Test
-    void readerRefusesOtherSchemasAndVersions() {
-        assertThatThrownBy(() -> Results.fromJson("{\"schema\":\"x\",\"version\":1}"))
-                .isInstanceOf(IOException.class).hasMessageContaining("not a sluice-lab-results file");
-        assertThatThrownBy(() -> Results.fromJson("{\"schema\":\"sluice-lab-results\",\"version\":2}"))
-                .isInstanceOf(IOException.class).hasMessageContaining("version 2");
-        assertThatThrownBy(() -> Results.fromJson("not json")).isInstanceOf(IOException.class);
-    }
-
-    @Test
-    void htmlIsSelfContainedWithCharts() {
-        String h = Html.render(sample());
-        assertThat(h).startsWith("<!DOCTYPE html>").contains("<svg").contains("<table").contains("hackbench")
-                .contains("writes are not atomic").doesNotContain("<script").doesNotContain("src=")
-                .doesNotContain("href=\"http");
+    void readerRefusesOtherSchemasVersionsAndMissingFieldsByName() {
+        assertThatThrownBy(() -> Results.fromJson("{\"schema\":\"x\",\"version\":1}", "f"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a sluice-lab-results file");
+        assertThatThrownBy(() -> Results.fromJson("{\"schema\":\"sluice-lab-results\",\"version\":2}", "f"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("version 2");
+        assertThatThrownBy(() -> Results.fromJson("not json", "f")).isInstanceOf(IllegalArgumentException.class);
+        String noMetric = "{\"schema\":\"sluice-lab-results\",\"version\":1,\"command\":[],\"machine\":{},"
+                + "\"runs\":[{\"workload\":\"pipen\",\"caseLabel\":\"-\",\"params\":{},\"target\":\"sluice\","
+                + "\"family\":\"sluice\",\"threads\":\"platform\",\"status\":\"ok\",\"unit\":\"MB/s\",\"reps\":[],"
+                + "\"summary\":{}}]}";
+        assertThatThrownBy(() -> Results.fromJson(noMetric, "f")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("f: field 'runs[0].metric' is missing; the report needs it");
     }
 }

@@ -1,8 +1,11 @@
 package dev.sluice.lab.workload;
 
 import dev.sluice.lab.targets.Caps;
+import dev.sluice.lab.targets.Family;
+import dev.sluice.lab.targets.Open;
 import dev.sluice.lab.targets.PipeHandle;
 import dev.sluice.lab.targets.Target;
+import dev.sluice.lab.targets.Traffic;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,7 +22,7 @@ final class CorruptingTarget implements Target {
     }
 
     @Override
-    public String family() {
+    public Family family() {
         return inner.family();
     }
 
@@ -34,8 +37,13 @@ final class CorruptingTarget implements Target {
     }
 
     @Override
-    public PipeHandle open(int capacity, boolean nonBlocking) throws IOException {
-        PipeHandle p = inner.open(capacity, nonBlocking);
+    public String how(Traffic traffic) {
+        return "corrupts one write";
+    }
+
+    @Override
+    public PipeHandle open(Open spec) throws IOException {
+        PipeHandle p = inner.open(spec);
         return new PipeHandle() {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {

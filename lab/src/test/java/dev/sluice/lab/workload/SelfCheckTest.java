@@ -1,5 +1,6 @@
 package dev.sluice.lab.workload;
 
+import dev.sluice.lab.targets.Family;
 import dev.sluice.lab.targets.JdkPipedTarget;
 import dev.sluice.lab.targets.NioTarget;
 import dev.sluice.lab.targets.OkioTarget;
@@ -40,7 +41,8 @@ class SelfCheckTest {
     }
 
     static List<Target> targets() {
-        return List.of(SluiceTarget.defaults(), Targets.kernel(), new NioTarget(), new OkioTarget(), new JdkPipedTarget());
+        return List.of(SluiceTarget.defaults(), Targets.kernel(), new NioTarget(), new OkioTarget(),
+                new JdkPipedTarget());
     }
 
     static Stream<Arguments> cases() {
@@ -61,7 +63,7 @@ class SelfCheckTest {
         Map<String, Long> p = tiny(name);
         if (w.unsupported(target, p, threads).isPresent()) {
             // Reported as n/a with a reason; Sluice and nio must run everything.
-            assertThat(target.family()).isIn("jdk-piped", "okio");
+            assertThat(target.family()).isIn(Family.JDK_PIPED, Family.OKIO);
             assertThat(w.unsupported(target, p, threads).get()).isNotBlank();
             return;
         }
@@ -69,7 +71,7 @@ class SelfCheckTest {
         assertThat(o.nanos()).isPositive();
         assertThat(o.bytes()).isPositive();
         assertThat(o.metrics()).containsKey(w.primary().key());
-        if (target.family().equals("sluice")) {
+        if (target.family() == Family.SLUICE) {
             assertThat(o.counters()).containsKeys("readerWakeups", "writerWakeups", "emptyWakeups");
         }
     }
@@ -100,7 +102,31 @@ class SelfCheckTest {
 
     static Stream<Arguments> matrix() {
         return Stream.of(Arguments.of(2L, 5L, SluiceTarget.defaults()), Arguments.of(5L, 1L, new NioTarget()),
-                Arguments.of(2L, 2L, new OkioTarget()));
+                Arguments.of(2L, 2L, Targets.kernel()));
+    }
+
+    /** Streaming peers flush only at the end, ping-pong flushes every message: both still pass their checks. */
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("bufferedPeers")
+    void bufferedPeersPassStreamingAndPingPong(String name, Target target) throws Exception {
+        Workload w = Workloads.byName(name);
+        Outcome o = w.run(target, tiny(name), ThreadKind.PLATFORM);
+        assertThat(o.metrics().get(w.primary().key())).isPositive();
+    }
+
+    static Stream<Arguments> bufferedPeers() {
+        return Stream.of("pipen", "pingpong", "tee").flatMap(n -> Stream.of(Arguments.of(n, new OkioTarget()),
+                Arguments.of(n, new JdkPipedTarget())));
+    }
+
+    @org.junit.jupiter.api.Test
+    void bufferedPeersFlushOnlyWhereLatencyIsThePoint() {
+        for (Target t : List.of(new OkioTarget(), new JdkPipedTarget())) {
+            assertThat(t.how(Workloads.byName("pingpong").traffic())).contains("flush() after every write");
+            for (String streaming : List.of("pipen", "pipebench", "tee")) {
+                assertThat(t.how(Workloads.byName(streaming).traffic())).doesNotContain("after every write");
+            }
+        }
     }
 
     static Stream<Arguments> corrupted() {

@@ -1,0 +1,56 @@
+package dev.sluice.lab.command;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/** Checks, before anything runs, that a report can be written where the user asked. */
+final class Outputs {
+    private Outputs() {
+    }
+
+    /**
+     * @param file   the file asked for, or null
+     * @param option the option it came from
+     * @throws IllegalArgumentException naming the option, if the file cannot be written there
+     */
+    static void checkWritable(Path file, String option) {
+        if (file == null) {
+            return;
+        }
+        Path abs = file.toAbsolutePath();
+        if (Files.isDirectory(abs)) {
+            throw new IllegalArgumentException(option + ": " + file + " is a directory, not a file");
+        }
+        Path dir = abs.getParent();
+        Path existing = dir;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null || !Files.isDirectory(existing)) {
+            throw new IllegalArgumentException(option + ": cannot create " + dir + " (" + existing
+                    + " is not a directory)");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException | SecurityException e) {
+            throw new IllegalArgumentException(option + ": cannot create the folder " + dir + " (" + e + ")");
+        }
+        // Try it: permissions alone say nothing for root, nor for read-only or special file systems.
+        boolean existed = Files.exists(abs);
+        try (var out = Files.newOutputStream(abs, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+            out.flush();
+        } catch (IOException | SecurityException e) {
+            throw new IllegalArgumentException(option + ": cannot write " + file + " (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+        }
+        if (!existed) {
+            try {
+                Files.deleteIfExists(abs);
+            } catch (IOException e) {
+                // an empty file left behind is harmless; it is overwritten at the end
+            }
+        }
+    }
+}
