@@ -22,8 +22,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  */
 @JCStressTest
 @Outcome(id = "32768, 32768", expect = ACCEPTABLE, desc = "Write, read, close.")
-@Outcome(id = "32768, 0", expect = ACCEPTABLE, desc = "The read came first (EAGAIN); the write finished before the close.")
-@Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The close came before the write published: broken pipe, nothing stored.")
+@Outcome(id = "32768, 0", expect = ACCEPTABLE,
+        desc = "The read came first (EAGAIN); the write finished before the close.")
+@Outcome(id = "0, 0", expect = ACCEPTABLE,
+        desc = "The close came before the write published: broken pipe, nothing stored.")
 @Outcome(expect = FORBIDDEN, desc = "A torn write, or bytes read that the writer says it did not store.")
 @State
 public class BulkWriteVsLastReaderClose {

@@ -127,7 +127,8 @@ public class WakeUpVsPark {
      */
     @JCStressTest(Mode.Termination)
     @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "The reader got a byte.")
-    @Outcome(id = "STALE", expect = FORBIDDEN, desc = "Lost wake-up: a coalesced wake-up left the reader asleep beside data.")
+    @Outcome(id = "STALE", expect = FORBIDDEN,
+            desc = "Lost wake-up: a coalesced wake-up left the reader asleep beside data.")
     @State
     public static class ReaderCoalescing {
         final Pipe p = coalescing();
@@ -165,7 +166,8 @@ public class WakeUpVsPark {
      */
     @JCStressTest(Mode.Termination)
     @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "The writer stored its byte.")
-    @Outcome(id = "STALE", expect = FORBIDDEN, desc = "Lost wake-up: a coalesced wake-up left the writer asleep beside room.")
+    @Outcome(id = "STALE", expect = FORBIDDEN,
+            desc = "Lost wake-up: a coalesced wake-up left the writer asleep beside room.")
     @State
     public static class WriterCoalescing {
         final Pipe p = coalescing();
