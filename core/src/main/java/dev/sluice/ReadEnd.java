@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.ScatteringByteChannel;
+import java.util.Objects;
 
 /**
  * The read side of a {@link Pipe}, and a {@link ScatteringByteChannel}.
@@ -44,7 +45,8 @@ public interface ReadEnd extends PipeEnd, ScatteringByteChannel {
      * @throws IOException as {@link #read(byte[], int, int)}
      */
     default int read(byte[] b) throws IOException {
-        return read(b, 0, b.length);
+        // An explicit message: a JIT-compiled b.length may throw a preallocated NPE with none.
+        return read(Objects.requireNonNull(b, "byte array is null"), 0, b.length);
     }
 
     /** {@inheritDoc} Reads up to {@code dst.remaining()} bytes. */
@@ -58,7 +60,7 @@ public interface ReadEnd extends PipeEnd, ScatteringByteChannel {
     /** {@inheritDoc} */
     @Override
     default long read(ByteBuffer[] dsts) throws IOException {
-        return read(dsts, 0, dsts.length);
+        return read(Objects.requireNonNull(dsts, "buffer array is null"), 0, dsts.length);
     }
 
     /**

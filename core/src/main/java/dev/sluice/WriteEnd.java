@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.GatheringByteChannel;
+import java.util.Objects;
 
 /**
  * The write side of a {@link Pipe}, and a {@link GatheringByteChannel}.
@@ -44,7 +45,8 @@ public interface WriteEnd extends PipeEnd, GatheringByteChannel {
      * @throws IOException as {@link #write(byte[], int, int)}
      */
     default int write(byte[] b) throws IOException {
-        return write(b, 0, b.length);
+        // An explicit message: a JIT-compiled b.length may throw a preallocated NPE with none.
+        return write(Objects.requireNonNull(b, "byte array is null"), 0, b.length);
     }
 
     /** {@inheritDoc} */
@@ -58,7 +60,7 @@ public interface WriteEnd extends PipeEnd, GatheringByteChannel {
     /** {@inheritDoc} */
     @Override
     default long write(ByteBuffer[] srcs) throws IOException {
-        return write(srcs, 0, srcs.length);
+        return write(Objects.requireNonNull(srcs, "buffer array is null"), 0, srcs.length);
     }
 
     /**

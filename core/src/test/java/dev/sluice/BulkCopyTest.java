@@ -2,10 +2,8 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.testing.TestPipes;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,11 +16,6 @@ import org.junit.jupiter.api.Timeout;
 class BulkCopyTest {
     private static final int PAGE = Pipe.PAGE_SIZE;
 
-    @BeforeEach
-    void inProcess() {
-        TestPipes.assumeInProcess("bulk copies without the lock are the in-process pipe's");
-    }
-
     private static byte[] pattern(int n, int salt) {
         byte[] b = new byte[n];
         for (int i = 0; i < n; i++) {
@@ -33,7 +26,7 @@ class BulkCopyTest {
 
     @Test
     void aReadThatEndsInsideASlotLeavesItsRestFirstAndLaterWritesMergeBehindIt() throws Exception {
-        Pipe p = TestPipes.open();
+        Pipe p = Pipe.open();
         byte[] a = pattern(5 * PAGE + 100, 1); // the newest page is part full: later small writes merge into it
         p.writer().write(a, 0, a.length);
         byte[] first = new byte[5 * PAGE + 50];
@@ -54,7 +47,7 @@ class BulkCopyTest {
 
     @Test
     void aBulkReadTakesAPacketBehindPlainPagesAndStopsAfterIt() throws Exception {
-        Pipe p = TestPipes.open();
+        Pipe p = Pipe.open();
         byte[] plain = pattern(6 * PAGE, 3);
         p.writer().write(plain, 0, plain.length);
         p.writer().setPacketMode(true);
@@ -72,7 +65,7 @@ class BulkCopyTest {
 
     @Test
     void aBulkWriteIntoAPipeWithTooLittleRoomStoresWhatFitsAndTheRestLater() throws Exception {
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(16 * PAGE).build());
+        Pipe p = Pipe.open(PipeOptions.builder().capacity(16 * PAGE).build());
         byte[] head = pattern(3 * PAGE, 5);
         p.writer().write(head, 0, head.length);
         p.writer().setNonBlocking(true);
@@ -89,7 +82,7 @@ class BulkCopyTest {
     @Test
     void aStreamOfBulkCallsCyclesThroughAtMostTwiceTheRingsPages() throws Exception {
         int slots = PipeOptions.DEFAULT_CAPACITY / PAGE;
-        Pipe p = TestPipes.open();
+        Pipe p = Pipe.open();
         int size = 64 * 1024;
         int rounds = 2000;
         byte[] data = pattern(size, 9);

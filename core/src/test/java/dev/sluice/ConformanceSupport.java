@@ -1,7 +1,5 @@
 package dev.sluice;
 
-import dev.sluice.testing.TestPipes;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.fail;
@@ -17,11 +15,10 @@ import java.util.function.BooleanSupplier;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
 /**
- * Shared helpers of the Linux-pipe conformance tests ({@code Rule01…Rule08}).
+ * Shared helpers of the Linux-pipe conformance tests ({@code Rule01…Rule19}); the pipes they test come from
+ * {@link ConformanceTest}.
  *
  * <ul>
- *   <li>{@link #open(PipeOptions)}: the one place that makes the pipe under test, so the suite can later
- *       be pointed at another implementation (kernel pipes through FFM);</li>
  *   <li>{@link ThreadKind}: every test that blocks runs once on a platform and once on a virtual thread;</li>
  *   <li>{@link #start}: runs a body on such a thread and hands back its result, its exception and its
  *       interrupt status at the end;</li>
@@ -34,40 +31,6 @@ final class ConformanceSupport {
     static final Duration PATIENCE = Duration.ofSeconds(10);
 
     private ConformanceSupport() {
-    }
-
-    // ---- the pipe under test -------------------------------------------------------------------------
-
-    /** Opens the pipe under test. */
-    static Pipe open(PipeOptions options) {
-        return TestPipes.open(options);
-    }
-
-    /**
-     * Skips the calling test when the pipes under test use {@link dev.sluice.policy.WakePolicy#HALF_EMPTY}:
-     * that policy lets a writer sleep beside free room until the ring is half empty, by design (Linus
-     * Torvalds' objection, documented on the constant), so rules that promise a writer is woken as soon as
-     * one slot frees do not hold under it. The policy matrix runs the suite under every policy.
-     */
-    static void assumeWritersWakeOnOneFreeSlot() {
-        org.junit.jupiter.api.Assumptions.assumeFalse(
-                PipeOptions.defaults().wakePolicy() == dev.sluice.policy.WakePolicy.HALF_EMPTY,
-                "half-empty wakes a blocked writer only at half occupancy (documented hazard)");
-    }
-
-    /** Opens the pipe under test with the defaults of {@code pipe(2)}: 16 pages, blocking. */
-    static Pipe open() {
-        return open(PipeOptions.defaults());
-    }
-
-    /** Opens the pipe under test with the defaults and its pages in {@code memory}. */
-    static Pipe open(PageMemory memory) {
-        return open(PipeOptions.builder().pageMemory(memory).build());
-    }
-
-    /** A nonblocking pipe of {@code capacity} bytes (both ends {@code O_NONBLOCK}). */
-    static Pipe openNonBlocking(int capacity) {
-        return open(PipeOptions.builder().capacity(capacity).nonBlocking(true).build());
     }
 
     // ---- data ---------------------------------------------------------------------------------------

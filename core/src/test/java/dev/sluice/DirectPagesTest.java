@@ -1,6 +1,5 @@
 package dev.sluice;
 
-import static dev.sluice.ConformanceSupport.open;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.readFully;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,7 +52,7 @@ class DirectPagesTest {
     @ParameterizedTest
     @EnumSource(PageMemory.class)
     void aChannelIsHandedThePagesOwnMemory(PageMemory memory) throws Exception {
-        Pipe p = open(memory);
+        Pipe p = Pipe.open(PipeOptions.builder().pageMemory(memory).build());
         byte[] data = pattern(3 * 4096 + 5);
         p.writer().write(data);
         Recording ch = new Recording();
@@ -66,9 +65,9 @@ class DirectPagesTest {
 
     @Test
     void pagesOfBothKindsMixInOnePipeAndKeepTheirMemory() throws Exception {
-        Pipe heap = open(PageMemory.HEAP);
-        Pipe direct = open(PageMemory.DIRECT);
-        Pipe teed = open(PageMemory.HEAP);
+        Pipe heap = Pipe.open(PipeOptions.builder().pageMemory(PageMemory.HEAP).build());
+        Pipe direct = Pipe.open(PipeOptions.builder().pageMemory(PageMemory.DIRECT).build());
+        Pipe teed = Pipe.open(PipeOptions.builder().pageMemory(PageMemory.HEAP).build());
         byte[] first = pattern(4096 + 100); // two heap pages, the second mergeable
         heap.writer().write(first);
         assertThat(Splice.splice(heap.reader(), direct.writer(), Long.MAX_VALUE)).isEqualTo(first.length);

@@ -7,7 +7,6 @@ import static dev.sluice.ConformanceSupport.readFully;
 import static dev.sluice.ConformanceSupport.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.testing.TestPipes;
 import dev.sluice.ConformanceSupport.Running;
 import dev.sluice.ConformanceSupport.ThreadKind;
 import dev.sluice.policy.LockStrategy;
@@ -34,7 +33,7 @@ class PolicyBehaviourTest {
     private static final int SLOTS = 16;
 
     private static Pipe fullPipe(WakePolicy policy) throws Exception {
-        Pipe p = TestPipes.open(PipeOptions.builder().wakePolicy(policy).spinBeforePark(Duration.ZERO).build());
+        Pipe p = Pipe.open(PipeOptions.builder().wakePolicy(policy).spinBeforePark(Duration.ZERO).build());
         for (int i = 0; i < SLOTS; i++) {
             p.writer().write(filled(PAGE, i));
         }
@@ -145,7 +144,7 @@ class PolicyBehaviourTest {
     @EnumSource(ThreadKind.class)
     void broadcastWakesEveryWaiterAndExclusiveOnlyOne(ThreadKind kind) throws Exception {
         for (WaitDiscipline d : WaitDiscipline.values()) {
-            Pipe p = TestPipes.open(PipeOptions.builder().waitDiscipline(d).spinBeforePark(Duration.ZERO).build());
+            Pipe p = Pipe.open(PipeOptions.builder().waitDiscipline(d).spinBeforePark(Duration.ZERO).build());
             int readers = 4;
             java.util.List<Running<byte[]>> rs = new java.util.ArrayList<>();
             for (int i = 0; i < readers; i++) {
@@ -167,7 +166,7 @@ class PolicyBehaviourTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(LockStrategy.class)
     void bothLockStrategiesMoveDataBetweenManyThreads(LockStrategy lock) throws Exception {
-        Pipe p = TestPipes.open(PipeOptions.builder().lockStrategy(lock).capacity(PAGE).build());
+        Pipe p = Pipe.open(PipeOptions.builder().lockStrategy(lock).capacity(PAGE).build());
         int writers = 4;
         int perWriter = 2000;
         java.util.List<Running<Integer>> ws = new java.util.ArrayList<>();
@@ -199,7 +198,7 @@ class PolicyBehaviourTest {
 
     @Test
     void spinningWaitsAreCountedAndNeedNoWakeUp() throws Exception {
-        Pipe p = TestPipes.open(PipeOptions.builder().spinBeforePark(Duration.ofMillis(1)).build());
+        Pipe p = Pipe.open(PipeOptions.builder().spinBeforePark(Duration.ofMillis(1)).build());
         // The reader spins; this thread writes while it spins or before. Either way nothing is lost.
         Running<byte[]> r = start(ThreadKind.PLATFORM, () -> readFully(p.reader(), 3));
         p.writer().write(new byte[] {1, 2, 3});
@@ -212,8 +211,9 @@ class PolicyBehaviourTest {
     @Test
     void theDefaultSpinIsBoundedAndThenTheWaiterParks() throws Exception {
         // Explicit, so the policy matrix's -Dsluice.spinBeforePark cannot turn this into a no-spin test.
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(4096)
-                .spinBeforePark(PipeOptions.DEFAULT_SPIN_BEFORE_PARK).spinPolicy(PipeOptions.DEFAULT_SPIN_POLICY).build());
+        Pipe p = Pipe.open(PipeOptions.builder().capacity(4096)
+                .spinBeforePark(PipeOptions.DEFAULT_SPIN_BEFORE_PARK).spinPolicy(PipeOptions.DEFAULT_SPIN_POLICY)
+                        .build());
         assertThat(p.options().spinBeforePark().toNanos()).isPositive();
         Running<byte[]> r = start(ThreadKind.PLATFORM, () -> readFully(p.reader(), 1));
         // Parked (WAITING), not spinning (RUNNABLE): a reader of an idle pipe does not burn a core.
@@ -284,7 +284,7 @@ class PolicyBehaviourTest {
 
     @Test
     void adaptiveSpinningMovesEveryByte() throws Exception {
-        Pipe p = TestPipes.open(PipeOptions.builder().spinBeforePark(Duration.ofMillis(1))
+        Pipe p = Pipe.open(PipeOptions.builder().spinBeforePark(Duration.ofMillis(1))
                 .spinPolicy(SpinPolicy.ADAPTIVE).build());
         assertThat(p.options().spinPolicy()).isEqualTo(SpinPolicy.ADAPTIVE);
         Running<byte[]> r = start(ThreadKind.PLATFORM, () -> readFully(p.reader(), 3));

@@ -18,7 +18,8 @@ class RingLayoutTest {
 
     private static long offset(ClassLayout layout, String field) {
         return layout.fields().stream().filter(f -> f.name().equals(field)).mapToLong(FieldLayout::offset)
-                .findFirst().orElseThrow(() -> new AssertionError("no field " + field + " in\n" + layout.toPrintable()));
+                .findFirst().orElseThrow(() -> new AssertionError("no field " + field + " in\n"
+                        + layout.toPrintable()));
     }
 
     private static void assertIsolated(Class<?> type, List<String> shared, List<String> hot) {

@@ -1,11 +1,9 @@
 package dev.sluice;
 
-import dev.sluice.testing.TestPipes;
+import dev.sluice.testing.Capability;
 
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
 import static dev.sluice.ConformanceSupport.filled;
-import static dev.sluice.ConformanceSupport.open;
-import static dev.sluice.ConformanceSupport.openNonBlocking;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.readFully;
 import static dev.sluice.ConformanceSupport.readToEnd;
@@ -33,7 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * nonblocking write larger than {@code PIPE_BUF} may store a partial count of whole pages.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class Rule01BlockingWriteTest {
+class Rule01BlockingWriteTest extends ConformanceTest {
 
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
@@ -77,7 +75,7 @@ class Rule01BlockingWriteTest {
         final int writers = 4;
         final int recordsEach = 400;
         // A small pipe makes the writers block and wake often, where interleaving would happen.
-        Pipe p = open(PipeOptions.builder().capacity(16 * 1024).build());
+        Pipe p = open(options().capacity(16 * 1024).build());
         WriteEnd[] ends = new WriteEnd[writers];
         ends[0] = p.writer();
         for (int w = 1; w < writers; w++) {
@@ -159,12 +157,12 @@ class Rule01BlockingWriteTest {
         Pipe p = openNonBlocking(PipeOptions.DEFAULT_CAPACITY);
         assertThat(p.writer().write(pattern(65536))).isEqualTo(65536);
         PipeStat before = p.stat();
-        if (TestPipes.inProcess()) assertThat(before.slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(before.slotsUsed()).isEqualTo(16);
 
         assertThat(p.writer().write(filled(Pipe.PIPE_BUF, 1))).as("EAGAIN").isZero();
         assertThat(p.writer().write(filled(1, 1))).as("the last page is full: nothing merges").isZero();
         assertThat(p.stat().bytesQueued()).isEqualTo(before.bytesQueued());
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(16);
     }
 
     @Test
@@ -173,13 +171,13 @@ class Rule01BlockingWriteTest {
         // 15 full pages, then a page with 3996 bytes: the ring is full, the last page has 100 bytes of room.
         assertThat(p.writer().write(pattern(15 * 4096))).isEqualTo(15 * 4096);
         assertThat(p.writer().write(pattern(3996))).isEqualTo(3996);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(16);
 
         assertThat(p.writer().write(filled(101, 7))).as("101 bytes do not fit: none is stored").isZero();
         assertThat(p.stat().bytesQueued()).isEqualTo(15 * 4096 + 3996);
         assertThat(p.writer().write(filled(100, 7))).as("100 bytes merge into the last page").isEqualTo(100);
         assertThat(p.stat().bytesQueued()).isEqualTo(65536);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(16);
     }
 
     @Test
@@ -191,7 +189,7 @@ class Rule01BlockingWriteTest {
         int n = p.writer().write(data);
 
         assertThat(n).as("a write > PIPE_BUF may be partial: one free slot takes 4096 bytes").isEqualTo(4096);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(16);
         assertThat(p.writer().write(data, n, data.length - n)).as("ring full: EAGAIN").isZero();
         // The stored part is the first 4096 bytes of the call, after what was there.
         assertThat(readFully(p.reader(), 15 * 4096)).isEqualTo(pattern(15 * 4096));
@@ -203,7 +201,7 @@ class Rule01BlockingWriteTest {
     void nonBlockingPipeBufWriteThatFitsAFreeSlotIsStoredWhole() throws Exception {
         Pipe p = openNonBlocking(PipeOptions.DEFAULT_CAPACITY);
         assertThat(p.writer().write(pattern(15 * 4096 + 10))).isEqualTo(15 * 4096 + 10); // 16 slots, last 10 bytes
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(16);
         assertThat(p.writer().write(filled(4086, 3))).as("merges into the 10-byte page").isEqualTo(4086);
         assertThat(p.writer().write(filled(1, 3))).isZero();
 
@@ -211,7 +209,7 @@ class Rule01BlockingWriteTest {
         assertThat(q.writer().write(pattern(14 * 4096 + 4000))).isEqualTo(14 * 4096 + 4000); // 15 slots
         assertThat(q.writer().write(filled(Pipe.PIPE_BUF, 3)))
                 .as("exactly PIPE_BUF bytes never merge; they take the free slot whole").isEqualTo(4096);
-        if (TestPipes.inProcess()) assertThat(q.stat().slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(q.stat().slotsUsed()).isEqualTo(16);
         assertThat(q.stat().bytesQueued()).isEqualTo(14 * 4096 + 4000 + 4096);
     }
 
@@ -235,7 +233,7 @@ class Rule01BlockingWriteTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void blockedPipeBufWriterCompletesWhenOneSlotIsFreed(ThreadKind kind) throws Exception {
-        ConformanceSupport.assumeWritersWakeOnOneFreeSlot();
+        assumeWritersWakeOnOneFreeSlot();
         Pipe p = open();
         p.writer().write(pattern(65536));
         Running<Integer> writer = start(kind, () -> p.writer().write(filled(Pipe.PIPE_BUF, 9)));
@@ -244,7 +242,7 @@ class Rule01BlockingWriteTest {
         assertThat(readFully(p.reader(), 4096)).as("frees exactly one slot").isEqualTo(pattern(4096));
 
         assertThat(writer.join()).isEqualTo(Pipe.PIPE_BUF);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(16);
         readFully(p.reader(), 61440);
         assertThat(readFully(p.reader(), 4096)).as("the record arrives whole, after the older data")
                 .isEqualTo(filled(Pipe.PIPE_BUF, 9));

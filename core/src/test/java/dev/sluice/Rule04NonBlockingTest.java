@@ -1,12 +1,10 @@
 package dev.sluice;
 
-import dev.sluice.testing.TestPipes;
+import dev.sluice.testing.Capability;
 
 import static dev.sluice.ConformanceSupport.awaitBlockedReading;
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
 import static dev.sluice.ConformanceSupport.filled;
-import static dev.sluice.ConformanceSupport.open;
-import static dev.sluice.ConformanceSupport.openNonBlocking;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.readFully;
 import static dev.sluice.ConformanceSupport.start;
@@ -32,11 +30,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * 4096 × free slots".
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
-class Rule04NonBlockingTest {
+class Rule04NonBlockingTest extends ConformanceTest {
 
     @Test
     void readOfAnEmptyPipeWithAWriterReturnsZero() throws Exception {
-        Pipe p = open(PipeOptions.builder().nonBlockingRead(true).build());
+        Pipe p = open(options().nonBlockingRead(true).build());
         assertThat(p.reader().read(new byte[10])).as("EAGAIN").isZero();
         assertThat(p.counters().readerWaits()).as("it never waited").isZero();
 
@@ -70,12 +68,12 @@ class Rule04NonBlockingTest {
         Pipe p = openNonBlocking(PipeOptions.DEFAULT_CAPACITY);
         // 13 full pages and one page with 100 bytes: 14 slots used, 2 free, 3996 bytes of merge room.
         p.writer().write(pattern(13 * 4096 + 100));
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(14);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(14);
 
         byte[] data = pattern(13000); // remainder 13000 & 4095 = 712
         int n = p.writer().write(data);
         assertThat(n).as("712 merged + 2 × 4096").isEqualTo(712 + 2 * 4096);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(16);
 
         ByteArrayOutputStream want = new ByteArrayOutputStream();
         want.write(pattern(13 * 4096 + 100));
@@ -88,14 +86,14 @@ class Rule04NonBlockingTest {
         Pipe p = openNonBlocking(PipeOptions.DEFAULT_CAPACITY);
         p.writer().write(pattern(13 * 4096 + 100)); // 2 free slots, 3996 bytes of merge room
         assertThat(p.writer().write(pattern(12000))).as("3808 merged + 2 × 4096").isEqualTo(12000);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(16);
     }
 
     @Test
     void largeWriteIntoAFullRingStoresOnlyItsRemainderWhenThatMerges() throws Exception {
         Pipe p = openNonBlocking(PipeOptions.DEFAULT_CAPACITY);
         p.writer().write(pattern(15 * 4096 + 1000)); // ring full, 3096 bytes of room in the last page
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(16);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(16);
 
         assertThat(p.writer().write(pattern(5000))).as("the 904-byte remainder merges, no slot is free")
                 .isEqualTo(904);
@@ -114,7 +112,7 @@ class Rule04NonBlockingTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void nonBlockingReadEndDoesNotMakeTheWriteEndNonBlocking(ThreadKind kind) throws Exception {
-        Pipe p = open(PipeOptions.builder().nonBlockingRead(true).build());
+        Pipe p = open(options().nonBlockingRead(true).build());
         assertThat(p.writer().isNonBlocking()).isFalse();
         p.writer().write(pattern(65536));
 
@@ -131,7 +129,7 @@ class Rule04NonBlockingTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void nonBlockingWriteEndDoesNotMakeTheReadEndNonBlocking(ThreadKind kind) throws Exception {
-        Pipe p = open(PipeOptions.builder().nonBlockingWrite(true).build());
+        Pipe p = open(options().nonBlockingWrite(true).build());
         assertThat(p.reader().isNonBlocking()).isFalse();
         Running<Integer> reader = start(kind, () -> p.reader().read(new byte[10]));
         awaitBlockedReading(reader.thread(), p, 1);

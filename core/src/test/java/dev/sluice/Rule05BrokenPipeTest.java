@@ -2,8 +2,6 @@ package dev.sluice;
 
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
 import static dev.sluice.ConformanceSupport.filled;
-import static dev.sluice.ConformanceSupport.open;
-import static dev.sluice.ConformanceSupport.openNonBlocking;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.start;
 import static dev.sluice.ConformanceSupport.thrownBy;
@@ -27,7 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * at the readers.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
-class Rule05BrokenPipeTest {
+class Rule05BrokenPipeTest extends ConformanceTest {
 
     @Test
     void writeWithEveryReaderClosedIsBrokenPipeAndStoresNothing() throws Exception {

@@ -4,7 +4,6 @@ import static dev.sluice.ConformanceSupport.as;
 import static dev.sluice.ConformanceSupport.awaitBlockedReading;
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
 import static dev.sluice.ConformanceSupport.filled;
-import static dev.sluice.ConformanceSupport.open;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.readFully;
 import static dev.sluice.ConformanceSupport.start;
@@ -32,7 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * blocked on the still-referenced file).
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
-class Rule06HandlesTest {
+class Rule06HandlesTest extends ConformanceTest {
 
     @Test
     void dupCountsHandles() throws Exception {
@@ -217,7 +216,7 @@ class Rule06HandlesTest {
     void manyReadersAndWritersShareThePipeAndAllSeeEndOfStream(ThreadKind kind) throws Exception {
         final int n = 3;
         final int perWriter = 512 * 1024;
-        Pipe p = open(PipeOptions.builder().capacity(16 * 1024).build());
+        Pipe p = open(options().capacity(16 * 1024).build());
         WriteEnd[] out = {p.writer(), p.writer().dup(), p.writer().dup()};
         ReadEnd[] in = {p.reader(), p.reader().dup(), p.reader().dup()};
         java.util.List<Running<long[]>> readers = new java.util.ArrayList<>();

@@ -4,7 +4,6 @@ import static dev.sluice.ConformanceSupport.as;
 import static dev.sluice.ConformanceSupport.awaitBlockedReading;
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
 import static dev.sluice.ConformanceSupport.filled;
-import static dev.sluice.ConformanceSupport.open;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.readFully;
 import static dev.sluice.ConformanceSupport.readToEnd;
@@ -33,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@link PipeTimeoutException}, leaving the pipe as it was and usable.
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
-class Rule07InterruptTimeoutTest {
+class Rule07InterruptTimeoutTest extends ConformanceTest {
 
     private static final Duration SHORT = Duration.ofMillis(50);
 
@@ -230,7 +229,7 @@ class Rule07InterruptTimeoutTest {
     void interruptStormNeverLosesOrDuplicatesARecord(ThreadKind kind) throws Exception {
         final int writers = 3;
         final int records = 1500;
-        Pipe p = open(PipeOptions.builder().capacity(8192).build());
+        Pipe p = open(options().capacity(8192).build());
         WriteEnd[] ends = {p.writer(), p.writer().dup(), p.writer().dup()};
         java.util.concurrent.atomic.AtomicLong interruptsSeen = new java.util.concurrent.atomic.AtomicLong();
         java.util.List<Running<Void>> ws = new java.util.ArrayList<>();

@@ -1,11 +1,9 @@
 package dev.sluice;
 
-import dev.sluice.testing.TestPipes;
+import dev.sluice.testing.Capability;
 
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
 import static dev.sluice.ConformanceSupport.filled;
-import static dev.sluice.ConformanceSupport.open;
-import static dev.sluice.ConformanceSupport.openNonBlocking;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.readFully;
 import static dev.sluice.ConformanceSupport.start;
@@ -35,7 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * pipe's pages are returned when both of its sides are closed.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
-class Rule08CapacityTest {
+class Rule08CapacityTest extends ConformanceTest {
 
     // ---- FIONREAD -----------------------------------------------------------------------------------
 
@@ -64,7 +62,7 @@ class Rule08CapacityTest {
 
     @Test
     void availableDropsByAWholePacketWhenAReadDiscardsItsTail() throws Exception {
-        Pipe p = open(PipeOptions.builder().packetMode(true).build());
+        Pipe p = open(options().packetMode(true).build());
         p.writer().write(pattern(100));
         p.writer().write(pattern(50));
         assertThat(p.reader().available()).isEqualTo(150);
@@ -95,7 +93,7 @@ class Rule08CapacityTest {
     @ParameterizedTest
     @CsvSource({"0, 4096", "5000, 8192", "100000, 131072"})
     void capacityAtOpenIsRoundedTheSameWay(int asked, int expected) {
-        assertThat(open(PipeOptions.builder().capacity(asked).build()).capacity()).isEqualTo(expected);
+        assertThat(open(options().capacity(asked).build()).capacity()).isEqualTo(expected);
     }
 
     @Test
@@ -114,12 +112,12 @@ class Rule08CapacityTest {
         Pipe p = open();
         byte[] data = pattern(3 * 4096);
         p.writer().write(data);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(3);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(3);
 
         IllegalStateException e = thrownBy(IllegalStateException.class, () -> p.setCapacity(8192));
         assertThat(e).as("EBUSY, not an accounting limit").isNotInstanceOf(PipeLimitException.class);
         assertThat(p.capacity()).isEqualTo(65536);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(3);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(3);
         assertThat(p.reader().available()).isEqualTo(data.length);
         assertThat(readFully(p.reader(), data.length)).isEqualTo(data);
     }
@@ -144,10 +142,10 @@ class Rule08CapacityTest {
         byte[] more = pattern(6 * 4096);
         assertThat(p.writer().write(more)).isEqualTo(more.length);
         want.write(more);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(8);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(8);
 
         assertThat(p.setCapacity(8 * 4096)).isEqualTo(32768);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(8);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(8);
         assertThat(p.writer().write(filled(1, 1))).as("the shrunk ring is full").isZero();
         assertThat(readFully(p.reader(), want.size())).isEqualTo(want.toByteArray());
 
@@ -162,7 +160,7 @@ class Rule08CapacityTest {
         p.writer().write(pattern(3 * 4096 + 1)); // 4 slots
         assertThat(p.setCapacity(20000)).isEqualTo(32768);
         assertThat(p.capacity()).isEqualTo(32768);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(4);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(4);
         assertThat(readFully(p.reader(), 3 * 4096 + 1)).isEqualTo(pattern(3 * 4096 + 1));
     }
 
@@ -170,11 +168,11 @@ class Rule08CapacityTest {
     void growingAboveTheMaximumFailsAndChangesNothing() throws Exception {
         Pipe p = open();
         p.writer().write(pattern(10));
-        if (TestPipes.inProcess()) assertThat(p.options().maxCapacity()).isEqualTo(1 << 20);
+        if (has(Capability.OCCUPANCY)) assertThat(p.options().maxCapacity()).isEqualTo(1 << 20);
         thrownBy(IllegalArgumentException.class, () -> p.setCapacity((1 << 20) + 1));
         assertThat(p.capacity()).isEqualTo(65536);
 
-        Pipe small = open(PipeOptions.builder().maxCapacity(128 * 1024).build());
+        Pipe small = open(options().maxCapacity(128 * 1024).build());
         thrownBy(IllegalArgumentException.class, () -> small.setCapacity(128 * 1024 + 1));
         assertThat(small.capacity()).isEqualTo(65536);
         assertThat(small.setCapacity(128 * 1024)).isEqualTo(131072);
@@ -194,7 +192,7 @@ class Rule08CapacityTest {
         assertThat(p.setCapacity(131072)).isEqualTo(131072);
 
         assertThat(writer.join()).isEqualTo(4096);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(17);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(17);
     }
 
     @ParameterizedTest
@@ -216,7 +214,7 @@ class Rule08CapacityTest {
         assertThat(a.join()).isEqualTo(4096);
         assertThat(b.join()).isEqualTo(4096);
         assertThat(c.join()).isEqualTo(4096);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(19);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(19);
     }
 
     @Test
@@ -232,7 +230,7 @@ class Rule08CapacityTest {
     @Test
     void softLimitGivesNewPipesTwoPagesAndTheHardLimitRefusesThem() {
         PipeAccounting acct = PipeAccounting.withLimits(16, 20);
-        PipeOptions opts = PipeOptions.builder().accounting(acct).build();
+        PipeOptions opts = options().accounting(acct).build();
 
         Pipe first = open(opts);
         assertThat(first.capacity()).as("16 pages: not over the soft limit of 16").isEqualTo(65536);
@@ -254,7 +252,7 @@ class Rule08CapacityTest {
     @Test
     void closingBothSidesReturnsThePages() throws Exception {
         PipeAccounting acct = PipeAccounting.withLimits(0, 0);
-        PipeOptions opts = PipeOptions.builder().accounting(acct).build();
+        PipeOptions opts = options().accounting(acct).build();
         Pipe a = open(opts);
         Pipe b = open(opts);
         assertThat(acct.pagesInUse()).isEqualTo(32);
@@ -278,7 +276,7 @@ class Rule08CapacityTest {
     @Test
     void pagesReturnedOnCloseCanBeUsedByANewPipe() {
         PipeAccounting acct = PipeAccounting.withLimits(16, 16);
-        PipeOptions opts = PipeOptions.builder().accounting(acct).build();
+        PipeOptions opts = options().accounting(acct).build();
         Pipe a = open(opts);
         thrownBy(PipeLimitException.class, () -> open(opts));
         a.reader().close();
@@ -289,7 +287,7 @@ class Rule08CapacityTest {
     @Test
     void growingPastALimitFailsAndShrinkingAlwaysWorks() throws Exception {
         PipeAccounting acct = PipeAccounting.withLimits(32, 0);
-        Pipe p = open(PipeOptions.builder().accounting(acct).build());
+        Pipe p = open(options().accounting(acct).build());
         p.writer().write(pattern(10));
         assertThat(p.setCapacity(131072)).as("32 pages: at the soft limit, not over").isEqualTo(131072);
         assertThat(acct.pagesInUse()).isEqualTo(32);
@@ -298,7 +296,7 @@ class Rule08CapacityTest {
         assertThat(p.capacity()).isEqualTo(131072);
         assertThat(acct.pagesInUse()).isEqualTo(32);
 
-        Pipe over = open(PipeOptions.builder().accounting(acct).capacity(4096).build());
+        Pipe over = open(options().accounting(acct).capacity(4096).build());
         assertThat(acct.pagesInUse()).isEqualTo(33);
         assertThat(p.setCapacity(8192)).as("shrinking works over the limit").isEqualTo(8192);
         assertThat(acct.pagesInUse()).isEqualTo(3);
@@ -309,7 +307,7 @@ class Rule08CapacityTest {
     @Test
     void growingPastTheHardLimitFails() {
         PipeAccounting acct = PipeAccounting.withLimits(0, 20);
-        Pipe p = open(PipeOptions.builder().accounting(acct).build());
+        Pipe p = open(options().accounting(acct).build());
         thrownBy(PipeLimitException.class, () -> p.setCapacity(131072));
         assertThat(p.capacity()).isEqualTo(65536);
         assertThat(acct.pagesInUse()).isEqualTo(16);

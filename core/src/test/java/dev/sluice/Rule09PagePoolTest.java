@@ -1,6 +1,7 @@
 package dev.sluice;
 
-import dev.sluice.testing.TestPipes;
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.Requires;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -37,7 +38,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * page allocated per write when the pool is off.
  */
 @Timeout(60)
-class Rule09PagePoolTest {
+@Requires(Capability.PAGE_POOL) // the page pool, its counters and allocation-free paths are the in-process pipe's
+class Rule09PagePoolTest extends ConformanceTest {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     /** Allowance for the measurement itself (the probe calls, a deoptimisation); far below one byte per op. */
@@ -46,7 +48,6 @@ class Rule09PagePoolTest {
 
     @BeforeAll
     static void enableAllocationCounting() {
-        TestPipes.assumeInProcess("the page pool, its counters and allocation-free paths are the in-process pipe's");
         assumeTrue(THREADS.isThreadAllocatedMemorySupported(), "this VM cannot count allocated bytes per thread");
         THREADS.setThreadAllocatedMemoryEnabled(true);
         long a = THREADS.getCurrentThreadAllocatedBytes();
@@ -193,7 +194,7 @@ class Rule09PagePoolTest {
     @ParameterizedTest(name = "{0}, {1} bytes, {2} pages")
     @MethodSource("paths")
     void steadyWriteReadPairsAllocateNothing(Path path, int size, PageMemory memory) throws IOException {
-        Pipe p = TestPipes.open(PipeOptions.builder().timestamps(path == Path.BYTE_ARRAY_WITH_TIMESTAMPS)
+        Pipe p = open(options().timestamps(path == Path.BYTE_ARRAY_WITH_TIMESTAMPS)
                 .pageMemory(memory).build());
         byte[] data = FeatureSupport.randomBytes(size, size * 31L + path.ordinal());
         List<Runnable> checks = new ArrayList<>();
@@ -224,7 +225,7 @@ class Rule09PagePoolTest {
     @Test
     void withoutAPoolEveryWriteAllocatesAPageAndTheProbeSeesIt() throws IOException {
         // Heap pages: a direct page's memory is not on the heap, so the probe would see only its small header.
-        Pipe p = TestPipes.open(PipeOptions.builder().poolPages(0).pageMemory(PageMemory.HEAP).build());
+        Pipe p = open(options().poolPages(0).pageMemory(PageMemory.HEAP).build());
         byte[] data = FeatureSupport.randomBytes(100, 9);
         Op op = Path.BYTE_ARRAY.op(p, 100, data, new ArrayList<>());
         allocatedBy(op, 20_000);
@@ -240,7 +241,7 @@ class Rule09PagePoolTest {
 
     @Test
     void aTwoPagePoolLikeTheKernelsReusesTwoPagesPerBurstAndAllocatesTheRest() throws IOException {
-        Pipe p = TestPipes.open(PipeOptions.builder().poolPages(2).build());
+        Pipe p = open(options().poolPages(2).build());
         byte[] data = FeatureSupport.randomBytes(PipeOptions.DEFAULT_CAPACITY, 3);
         byte[] dst = new byte[data.length];
         int cycles = 10;
@@ -257,7 +258,7 @@ class Rule09PagePoolTest {
 
     @Test
     void thePoolFollowsTheRingWhenTheCapacityGrows() throws IOException {
-        Pipe p = TestPipes.open();
+        Pipe p = open();
         assertThat(p.setCapacity(256 * 1024)).isEqualTo(256 * 1024);
         byte[] data = FeatureSupport.randomBytes(256 * 1024, 5);
         byte[] dst = new byte[data.length];
@@ -273,14 +274,14 @@ class Rule09PagePoolTest {
     @Test
     void pagesAreReusedInsteadOfAllocatedAcrossManySmallWritesThatMerge() throws IOException {
         // 16 one-byte writes merge into one page (linux-pipe.md §1.6), so a full cycle takes one page.
-        Pipe p = TestPipes.open();
+        Pipe p = open();
         byte[] one = {42};
         byte[] dst = new byte[64];
         for (int cycle = 0; cycle < 1000; cycle++) {
             for (int i = 0; i < 16; i++) {
                 p.writer().write(one);
             }
-            if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(1);
+            if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(1);
             assertThat(p.reader().read(dst)).isEqualTo(16);
         }
         assertThat(Arrays.copyOf(dst, 16)).containsOnly(42);

@@ -1,9 +1,11 @@
 package dev.sluice;
 
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.Requires;
+
 import static dev.sluice.ConformanceSupport.awaitBlockedReading;
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
 import static dev.sluice.ConformanceSupport.drainNow;
-import static dev.sluice.ConformanceSupport.open;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.readFully;
 import static dev.sluice.ConformanceSupport.start;
@@ -34,10 +36,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * input leaves both pipes as they were.
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
-class Rule15SpliceTest {
+@Requires(Capability.SPLICE)
+class Rule15SpliceTest extends ConformanceTest {
 
-    private static Pipe openPacket() {
-        return open(PipeOptions.builder().packetMode(true).build());
+    private Pipe openPacket() {
+        return open(options().packetMode(true).build());
     }
 
     @Test
@@ -140,7 +143,7 @@ class Rule15SpliceTest {
     @Test
     void nonBlockingSourceEmptyOrNonBlockingTargetFullReturnsZeroAndChangesNothing() throws Exception {
         Pipe a = open();
-        Pipe b = open(PipeOptions.builder().capacity(4096).build());
+        Pipe b = open(options().capacity(4096).build());
         a.reader().setNonBlocking(true);
         assertThat(Splice.splice(a.reader(), b.writer(), 100)).isZero();
 
@@ -170,8 +173,8 @@ class Rule15SpliceTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void aBlockingSpliceWaitsForRoomAndWakesTheSourcesBlockedWriter(ThreadKind kind) throws Exception {
-        Pipe a = open(PipeOptions.builder().capacity(4096).build());
-        Pipe b = open(PipeOptions.builder().capacity(4096).build());
+        Pipe a = open(options().capacity(4096).build());
+        Pipe b = open(options().capacity(4096).build());
         b.writer().write(pattern(4096));
         a.writer().write(pattern(4096));
         Running<Void> writer = start(kind, () -> {
@@ -208,7 +211,7 @@ class Rule15SpliceTest {
     @EnumSource(ThreadKind.class)
     void aSpliceBlockedOnAFullTargetFailsWhenItsLastReaderCloses(ThreadKind kind) throws Exception {
         Pipe a = open();
-        Pipe b = open(PipeOptions.builder().capacity(4096).build());
+        Pipe b = open(options().capacity(4096).build());
         b.writer().write(pattern(1));
         a.writer().write(pattern(100));
         Running<Long> splicer = start(kind, () -> Splice.splice(a.reader(), b.writer(), 100));

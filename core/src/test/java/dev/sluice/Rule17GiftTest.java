@@ -1,7 +1,9 @@
 package dev.sluice;
 
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.Requires;
+
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
-import static dev.sluice.ConformanceSupport.open;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.readFully;
 import static dev.sluice.ConformanceSupport.start;
@@ -27,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * reader fail loudly. Gifts never take merged writes and never enter a page pool.
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
-class Rule17GiftTest {
+@Requires(Capability.SPLICE)
+class Rule17GiftTest extends ConformanceTest {
 
     private static ByteBuffer bufferOf(byte[] data, boolean direct) {
         ByteBuffer b = direct ? ByteBuffer.allocateDirect(data.length) : ByteBuffer.allocate(data.length);
@@ -118,7 +121,7 @@ class Rule17GiftTest {
 
     @Test
     void nonBlockingGiftsWhatFitsAndKeepsSmallGiftsWhole() throws Exception {
-        Pipe p = open(PipeOptions.builder().capacity(4 * 4096).build());
+        Pipe p = open(options().capacity(4 * 4096).build());
         p.writer().write(pattern(2 * 4096));
         p.writer().setNonBlocking(true);
         byte[] data = pattern(4 * 4096);
@@ -137,7 +140,7 @@ class Rule17GiftTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void aBlockingGiftWaitsForRoomUntilAllIsGiven(ThreadKind kind) throws Exception {
-        Pipe p = open(PipeOptions.builder().capacity(2 * 4096).build());
+        Pipe p = open(options().capacity(2 * 4096).build());
         byte[] data = pattern(5 * 4096);
         ByteBuffer gift = ByteBuffer.allocateDirect(data.length).put(data).flip();
         Running<Long> giver = start(kind, () -> Splice.gift(p.writer(), gift));
@@ -148,7 +151,7 @@ class Rule17GiftTest {
 
     @Test
     void aBlockingGiftThatTimesOutReportsWhatItGaveAndTheRestStaysTheCallers() throws Exception {
-        Pipe p = open(PipeOptions.builder().capacity(2 * 4096).build());
+        Pipe p = open(options().capacity(2 * 4096).build());
         p.writer().setTimeout(java.time.Duration.ofMillis(30));
         byte[] data = pattern(3 * 4096);
         ByteBuffer gift = ByteBuffer.wrap(data);
@@ -202,7 +205,7 @@ class Rule17GiftTest {
 
     @Test
     void inPacketModeEachSlotOfAGiftIsAPacket() throws Exception {
-        Pipe p = open(PipeOptions.builder().packetMode(true).build());
+        Pipe p = open(options().packetMode(true).build());
         Splice.gift(p.writer(), ByteBuffer.wrap(pattern(5000)));
         byte[] buf = new byte[8192];
         assertThat(p.reader().read(buf)).isEqualTo(4096);

@@ -1,8 +1,10 @@
 package dev.sluice;
 
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.Requires;
+
 import static dev.sluice.ConformanceSupport.awaitBlockedReading;
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
-import static dev.sluice.ConformanceSupport.open;
 import static dev.sluice.ConformanceSupport.pattern;
 import static dev.sluice.ConformanceSupport.readFully;
 import static dev.sluice.ConformanceSupport.readToEnd;
@@ -45,7 +47,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * and the channel's bytes land in pipe pages; waits, end-of-stream and broken pipe as reads and writes.
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
-class Rule18ChannelTransferTest {
+@Requires(Capability.CHANNEL_TRANSFER)
+class Rule18ChannelTransferTest extends ConformanceTest {
 
     @TempDir
     Path dir;
@@ -145,7 +148,7 @@ class Rule18ChannelTransferTest {
         assertThat(Splice.transferTo(p.reader(), sink, 10)).isEqualTo(-1);
         assertThat(Splice.transferTo(p.reader(), sink, 0)).isZero();
 
-        Pipe q = open(PipeOptions.builder().capacity(4096).build());
+        Pipe q = open(options().capacity(4096).build());
         q.writer().write(pattern(1));
         q.writer().setNonBlocking(true);
         var source = Channels.newChannel(new ByteArrayInputStream(pattern(10)));
@@ -250,7 +253,7 @@ class Rule18ChannelTransferTest {
 
     @Test
     void aNonBlockingChannelTakesWhatFitsAndTheRestStays() throws Exception {
-        Pipe p = open(PipeOptions.builder().capacity(512 * 1024).maxCapacity(512 * 1024).build());
+        Pipe p = open(options().capacity(512 * 1024).maxCapacity(512 * 1024).build());
         byte[] data = pattern(400_000); // more than a kernel pipe holds
         p.writer().write(data);
         java.nio.channels.Pipe nio = java.nio.channels.Pipe.open();
@@ -409,7 +412,7 @@ class Rule18ChannelTransferTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void transferFromReservesRoomBeforeItReadsTheChannel(ThreadKind kind) throws Exception {
-        Pipe p = open(PipeOptions.builder().capacity(4 * 4096).build());
+        Pipe p = open(options().capacity(4 * 4096).build());
         byte[] fromChannel = pattern(2 * 4096);
         PausingSource source = new PausingSource(fromChannel);
         Running<Long> transfer = start(kind, () -> Splice.transferFrom(source, p.writer(), 2 * 4096));
@@ -435,7 +438,7 @@ class Rule18ChannelTransferTest {
 
     @Test
     void unusedReservedRoomIsGivenBackAndWakesAWriter() throws Exception {
-        Pipe p = open(PipeOptions.builder().capacity(2 * 4096).build());
+        Pipe p = open(options().capacity(2 * 4096).build());
         PausingSource source = new PausingSource(pattern(100)); // reserves 2 slots, fills 100 bytes of one
         Running<Long> transfer = start(ThreadKind.PLATFORM, () -> Splice.transferFrom(source, p.writer(), 2 * 4096));
         source.entered.await();

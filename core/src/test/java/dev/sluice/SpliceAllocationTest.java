@@ -4,7 +4,6 @@ import static dev.sluice.ConformanceSupport.pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.sluice.testing.TestPipes;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -54,7 +53,7 @@ class SpliceAllocationTest {
     }
 
     private static Pipe open(PageMemory memory) {
-        return TestPipes.open(PipeOptions.builder().pageMemory(memory).build());
+        return Pipe.open(PipeOptions.builder().pageMemory(memory).build());
     }
 
     @ParameterizedTest(name = "{0}-byte writes, pages {1} -> {2} -> {3}")
@@ -83,9 +82,9 @@ class SpliceAllocationTest {
 
     @org.junit.jupiter.api.Test
     void controlTheProbeSeesPagesAllocatedWhenTheSourceKeepsNoPool() throws IOException {
-        Pipe a = TestPipes.open(PipeOptions.builder().poolPages(0).pageMemory(PageMemory.HEAP).build());
-        Pipe b = TestPipes.open();
-        Pipe c = TestPipes.open();
+        Pipe a = Pipe.open(PipeOptions.builder().poolPages(0).pageMemory(PageMemory.HEAP).build());
+        Pipe b = Pipe.open();
+        Pipe c = Pipe.open();
         byte[] data = pattern(4096);
         byte[] fromB = new byte[4096];
         byte[] fromC = new byte[4096];

@@ -130,7 +130,8 @@ class TransferRefusalsTest {
         Path f = Files.createFile(dir.resolve("f"));
         FileChannel closed = FileChannel.open(f, StandardOpenOption.WRITE);
         closed.close();
-        assertThatThrownBy(() -> Splice.transferTo(p.reader(), closed, 5000)).isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> Splice.transferTo(p.reader(), closed, 5000))
+                .isInstanceOf(ClosedChannelException.class);
         try (FileChannel readOnly = FileChannel.open(f, StandardOpenOption.READ)) {
             assertThatThrownBy(() -> Splice.transferTo(p.reader(), readOnly, 5000))
                     .isInstanceOf(NonWritableChannelException.class);

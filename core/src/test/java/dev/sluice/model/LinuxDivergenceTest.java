@@ -2,7 +2,9 @@ package dev.sluice.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.testing.TestPipes;
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.PipeContract;
+import dev.sluice.testing.Requires;
 import dev.sluice.Pipe;
 import dev.sluice.PipeOptions;
 import dev.sluice.WriteEnd;
@@ -13,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * Corners where Linux's behaviour surprised us, each pinned down as Sluice now follows it. They were found
  * by {@link PipeModel}, written from Linux's rules, disagreeing with Sluice.
  */
-class LinuxDivergenceTest {
+@Requires(Capability.AS_REQUESTED)
+class LinuxDivergenceTest extends PipeContract {
 
     /**
      * anon_pipe_write's merge step looks only at the newest buffer's CAN_MERGE flag, not at the writer's
@@ -24,13 +27,13 @@ class LinuxDivergenceTest {
      */
     @Test
     void packetModeWriteMergesIntoAPrecedingNormalPageAsOnLinux() throws IOException {
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(Pipe.PAGE_SIZE).nonBlocking(true).build());
+        Pipe p = open(options().capacity(Pipe.PAGE_SIZE).nonBlocking(true).build());
         WriteEnd w = p.writer();
         assertThat(w.write(new byte[] {1})).isEqualTo(1);
         w.setPacketMode(true);
         // The byte joins the first page (returns 1), where a packet would need a free slot (EAGAIN, 0).
         assertThat(w.write(new byte[] {2})).isEqualTo(1);
-        if (TestPipes.inProcess()) assertThat(p.stat().slotsUsed()).isEqualTo(1);
+        if (has(Capability.OCCUPANCY)) assertThat(p.stat().slotsUsed()).isEqualTo(1);
         byte[] b = new byte[16];
         assertThat(p.reader().read(b)).as("both bytes come back in one read: they share a page").isEqualTo(2);
     }

@@ -1,6 +1,7 @@
 package dev.sluice.model;
 
-import dev.sluice.testing.TestPipes;
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.PipeFactory;
 import dev.sluice.BrokenPipeException;
 import dev.sluice.PartialTransferException;
 import dev.sluice.Pipe;
@@ -36,10 +37,11 @@ final class ModelCheck {
     /** How long a blocking call waits before it gives up; in one thread nothing can come to unblock it. */
     static final Duration TIMEOUT = Duration.ofMillis(1);
 
-    /** The options a sequence starts from. */
-    record Setup(int capacity, int maxCapacity, boolean packetMode, boolean nonBlockingRead, boolean nonBlockingWrite) {
+    /** The pipe under test and the options a sequence starts from. */
+    record Setup(PipeFactory pipes, int capacity, int maxCapacity, boolean packetMode, boolean nonBlockingRead,
+            boolean nonBlockingWrite) {
         PipeOptions options() {
-            return PipeOptions.builder().capacity(capacity).maxCapacity(maxCapacity).packetMode(packetMode)
+            return pipes.options().capacity(capacity).maxCapacity(maxCapacity).packetMode(packetMode)
                     .nonBlockingRead(nonBlockingRead).nonBlockingWrite(nonBlockingWrite).build();
         }
     }
@@ -50,13 +52,15 @@ final class ModelCheck {
     /** One pipe under test, its model, and every handle it has had (closed ones too, so indices stay put). */
     private static final class Side {
         final Pipe pipe;
+        final boolean occupancy;
         final PipeModel model;
         final List<ReadEnd> readers = new ArrayList<>();
         final List<WriteEnd> writers = new ArrayList<>();
         final List<Pending> pending = new ArrayList<>();
 
         Side(Setup setup, boolean packetWritesMerge, java.util.Set<String> events) {
-            this.pipe = TestPipes.open(setup.options());
+            this.occupancy = setup.pipes().has(Capability.OCCUPANCY);
+            this.pipe = setup.pipes().open(setup.options());
             this.model = new PipeModel(setup.capacity(), setup.maxCapacity(), setup.packetMode(),
                     setup.nonBlockingRead(), setup.nonBlockingWrite(), packetWritesMerge, events);
             readers.add(pipe.reader());
@@ -325,7 +329,7 @@ final class ModelCheck {
         check(name + "capacity()", pipe.capacity(), (long) model.slots * PipeModel.PAGE);
         check(name + "stat().capacity", s.capacity(), (long) model.slots * PipeModel.PAGE);
         check(name + "stat().slots", s.slots(), model.slots);
-        if (TestPipes.inProcess()) { // kernel pipes do not export their occupancy
+        if (side.occupancy) { // kernel pipes do not export their occupancy
             check(name + "stat().slotsUsed", s.slotsUsed(), model.ring.size());
         }
         check(name + "stat().bytesQueued", s.bytesQueued(), model.queued());
@@ -351,7 +355,7 @@ final class ModelCheck {
         check(name + "counters().bytesRead", c.bytesRead(), model.bytesRead);
         check(name + "counters().writeCalls", c.writeCalls(), model.writeCalls);
         check(name + "counters().readCalls", c.readCalls(), model.readCalls);
-        if (TestPipes.inProcess()) {
+        if (side.occupancy) {
             check(name + "counters().peakSlotsUsed", c.peakSlotsUsed(), model.peakSlots);
         }
         check(name + "counters().readerWaits", c.readerWaits(), model.readerWaits);
@@ -360,7 +364,8 @@ final class ModelCheck {
             Pending p = it.next();
             PipeModel.Handle h = p.reader() ? model.readHandles.get(p.index()) : model.writeHandles.get(p.index());
             boolean ready = model.ready(h);
-            String what = name + (p.reader() ? "reader " : "writer ") + p.index() + " whenReady() from step " + p.since();
+            String what = name + (p.reader() ? "reader " : "writer ") + p.index() + " whenReady() from step "
+                    + p.since();
             if (p.future().isDone()) {
                 if (!ready) {
                     throw failure(what + " completed with " + p.future().getNow(null) + " but the handle is not ready");

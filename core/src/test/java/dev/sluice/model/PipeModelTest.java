@@ -3,6 +3,8 @@ package dev.sluice.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.PipeFactory;
 import dev.sluice.testing.TestPipes;
 import dev.sluice.Pipe;
 import dev.sluice.PipeOptions;
@@ -34,7 +36,7 @@ class PipeModelTest {
             "close: last reader", "close: last writer", "close: last handle",
             "whenReady: completed by a later step");
 
-    @Property(tries = 1000, shrinking = ShrinkingMode.FULL)
+    @Property(tries = 2500, shrinking = ShrinkingMode.FULL)
     void pipeBehavesLikeTheLinuxModel(@ForAll("setups") ModelCheck.Setup setup, @ForAll("ops") List<Op> ops) {
         runAndCount(new ModelCheck(setup, true), ops, REQUIRED, 3); // packet writes merge as on Linux
     }
@@ -76,7 +78,7 @@ class PipeModelTest {
         PipeOptions o = PipeOptions.builder().capacity(capacity).maxCapacity(maxCapacity).build();
         assertThat(o.capacity()).isEqualTo(PipeModel.roundPipeSize(capacity));
         assertThat(o.maxCapacity()).isEqualTo(PipeModel.roundPipeSize(maxCapacity));
-        Pipe p = TestPipes.open(o);
+        Pipe p = TestPipes.reference().open(o);
         assertThat(p.capacity()).isEqualTo(PipeModel.roundPipeSize(capacity));
         assertThat(p.stat().slots()).isEqualTo(PipeModel.roundPipeSize(capacity) / PipeModel.PAGE);
         p.reader().close();
@@ -98,15 +100,26 @@ class PipeModelTest {
         return setupArbitrary();
     }
 
-    /** Pipe options as the model check opens pipes with them. */
-    static Arbitrary<ModelCheck.Setup> setupArbitrary() {
+    /**
+     * A pipe under test, drawn afresh for every sequence (so one run of a property covers every configuration,
+     * and its coverage statistics are checked once), and options as the model check opens pipes with them.
+     *
+     * @param needs what the property needs of the pipes beyond opening as requested
+     */
+    static Arbitrary<ModelCheck.Setup> setupArbitrary(Capability... needs) {
+        Capability[] all = java.util.stream.Stream.concat(java.util.stream.Stream.of(Capability.AS_REQUESTED),
+                java.util.Arrays.stream(needs)).toArray(Capability[]::new);
+        return Arbitraries.of(TestPipes.underTest(all)).flatMap(PipeModelTest::setupArbitrary);
+    }
+
+    private static Arbitrary<ModelCheck.Setup> setupArbitrary(PipeFactory pipes) {
         Arbitrary<Integer> capacity = Arbitraries.of(0, 1, 4096, 4097, 8192, 16384, 65536, 100000);
         // A kernel pipe's maximum is the system's pipe-max-size (1 MiB here); other maxima are in-process only.
-        Arbitrary<Integer> max = TestPipes.inProcess() ? Arbitraries.of(4096, 16384, 65536, 131072, 1 << 20)
-                : Arbitraries.just(1 << 20);
+        Arbitrary<Integer> max = pipes.has(Capability.ANY_CAPACITY)
+                ? Arbitraries.of(4096, 16384, 65536, 131072, 1 << 20) : Arbitraries.just(1 << 20);
         Arbitrary<Boolean> mostlyTrue = Arbitraries.frequency(Tuple.of(4, true), Tuple.of(1, false));
         return Combinators.combine(capacity, max, Arbitraries.of(false, true), mostlyTrue, mostlyTrue)
-                .as(ModelCheck.Setup::new)
+                .as((c, m, packet, nbRead, nbWrite) -> new ModelCheck.Setup(pipes, c, m, packet, nbRead, nbWrite))
                 .filter(s -> PipeModel.roundPipeSize(s.capacity()) <= PipeModel.roundPipeSize(s.maxCapacity()));
     }
 

@@ -1,6 +1,8 @@
 package dev.sluice.model;
 
-import dev.sluice.testing.TestPipes;
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.Requires;
+import dev.sluice.testing.RequiresHook;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -11,6 +13,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.statistics.Statistics;
 
 /**
@@ -22,6 +25,8 @@ import net.jqwik.api.statistics.Statistics;
  * change the slots a later write may merge into, the packets a later read returns, and end-of-stream, EAGAIN
  * and broken pipe as the normal calls see them. In-process pipes only (kernel pipes have no in-process splice).
  */
+@Requires({Capability.SPLICE, Capability.CHANNEL_TRANSFER})
+@AddLifecycleHook(RequiresHook.class)
 class PipePairModelTest {
 
     /**
@@ -53,18 +58,16 @@ class PipePairModelTest {
      */
     private static final List<String> REPORTED = List.of("tee: EPIPE");
 
-    @Property(tries = 600, shrinking = ShrinkingMode.FULL)
+    @Property(tries = 1200, shrinking = ShrinkingMode.FULL)
     void twoPipesWithSpliceTeeAndTransfersBehaveLikeTheModel(@ForAll("setups") List<ModelCheck.Setup> setups,
             @ForAll("ops") List<Op> ops) {
-        if (!TestPipes.inProcess()) {
-            return; // splice, tee and transfers are the in-process pipe's (the kernel build excludes this class)
-        }
         ModelCheck check = new ModelCheck(setups, true);
         try {
             PipeModelTest.runAndCount(check, ops, REQUIRED, 1);
         } finally {
             for (String rare : RARE.keySet()) {
-                if (check.events().stream().anyMatch(e -> e.equals(rare) || !e.startsWith("read") && e.endsWith(": " + rare))) {
+                if (check.events().stream().anyMatch(e -> e.equals(rare) || !e.startsWith("read") && e.endsWith(": "
+                        + rare))) {
                     Statistics.label("rare").collect(rare);
                 }
             }
@@ -79,7 +82,7 @@ class PipePairModelTest {
 
     @Provide
     Arbitrary<List<ModelCheck.Setup>> setups() {
-        return PipeModelTest.setupArbitrary().list().ofSize(2);
+        return PipeModelTest.setupArbitrary(Capability.SPLICE, Capability.CHANNEL_TRANSFER).list().ofSize(2);
     }
 
     @Provide
@@ -101,7 +104,8 @@ class PipePairModelTest {
         Arbitrary<Op> transferTo = Combinators.combine(pipe, handle, max, budget).as(Op.TransferTo::new);
         Arbitrary<Op> on = Combinators.combine(pipe, PipeModelTest.oneOp()).as(Op.On::new);
         // Closing writers a little more often than the ops of one pipe do, so sources reach end-of-stream.
-        Arbitrary<Op> closeWriter = Combinators.combine(pipe, handle).as((p, h) -> new Op.On(p, new Op.Close(false, h)));
+        Arbitrary<Op> closeWriter = Combinators.combine(pipe, handle).as((p, h) -> new Op.On(p, new Op.Close(false,
+                h)));
         return Arbitraries.frequencyOf(
                 Tuple.of(12, on),
                 Tuple.of(1, closeWriter),

@@ -28,7 +28,8 @@ final class Shapes {
     static int write(WriteEnd out, byte[] data, int shape, long seed) throws IOException {
         switch (shape) {
             case 1, 2 -> {
-                ByteBuffer bb = shape == 1 ? ByteBuffer.wrap(data) : ByteBuffer.allocateDirect(data.length).put(data).flip();
+                ByteBuffer bb = shape == 1 ? ByteBuffer.wrap(data) : ByteBuffer.allocateDirect(data.length).put(data)
+                        .flip();
                 try {
                     int n = out.write(bb);
                     checkMoved("write(ByteBuffer)", bb.position(), n);

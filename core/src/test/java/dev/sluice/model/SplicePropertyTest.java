@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.Pipe;
 import dev.sluice.PipeOptions;
 import dev.sluice.Splice;
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.PipeFactory;
+import dev.sluice.testing.Requires;
+import dev.sluice.testing.RequiresHook;
 import dev.sluice.testing.TestPipes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,6 +23,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.statistics.Statistics;
 
 /**
@@ -28,6 +33,8 @@ import net.jqwik.api.statistics.Statistics;
  * bytes read and each pipe's queued bytes and slots must agree. This is what pins down the bookkeeping of
  * partly read buffers, cut buffers, merges next to shared pages and packets travelling between pipes.
  */
+@Requires(Capability.SPLICE)
+@AddLifecycleHook(RequiresHook.class)
 class SplicePropertyTest {
     private static final int PAGE = Pipe.PAGE_SIZE;
 
@@ -156,13 +163,20 @@ class SplicePropertyTest {
     record Step(String kind, int from, int to, int size, boolean flag) {
     }
 
-    @Property(tries = 300, shrinking = ShrinkingMode.BOUNDED)
-    void spliceTeeAndGiftsMatchTheModel(@ForAll("steps") List<Step> steps) throws IOException {
+    /** {@return the pipes under test that splice, one drawn per try} */
+    @Provide
+    Arbitrary<PipeFactory> pipes() {
+        return Arbitraries.of(TestPipes.underTest(Capability.AS_REQUESTED, Capability.SPLICE));
+    }
+
+    @Property(tries = 900, shrinking = ShrinkingMode.BOUNDED)
+    void spliceTeeAndGiftsMatchTheModel(@ForAll("pipes") PipeFactory under, @ForAll("steps") List<Step> steps)
+            throws IOException {
         int[] slotCounts = {4, 2, 8};
         Pipe[] pipes = new Pipe[3];
         Model[] models = new Model[3];
         for (int i = 0; i < 3; i++) {
-            pipes[i] = TestPipes.open(PipeOptions.builder().capacity(slotCounts[i] * PAGE).nonBlocking(true).build());
+            pipes[i] = under.open(under.options().capacity(slotCounts[i] * PAGE).nonBlocking(true).build());
             models[i] = new Model(slotCounts[i]);
         }
         int counter = 0;
@@ -197,13 +211,16 @@ class SplicePropertyTest {
                     long got = tee ? Splice.tee(p.reader(), pipes[s.to()].writer(), s.size())
                             : Splice.splice(p.reader(), pipes[s.to()].writer(), s.size());
                     assertThat(got).as(where).isEqualTo(want);
-                    Statistics.label("cases").collect(s.kind() + (want == 0 ? ": EAGAIN" : want < s.size() ? ": partial" : ""));
+                    Statistics.label("cases").collect(s.kind() + (want == 0 ? ": EAGAIN" : want < s.size()
+                            ? ": partial" : ""));
                 }
                 default -> throw new AssertionError(s.kind());
             }
             for (int i = 0; i < 3; i++) {
-                assertThat(pipes[i].stat().bytesQueued()).as("%s: pipe %d queued bytes", where, i).isEqualTo(models[i].queued());
-                assertThat(pipes[i].stat().slotsUsed()).as("%s: pipe %d slots", where, i).isEqualTo(models[i].slots.size());
+                assertThat(pipes[i].stat().bytesQueued()).as("%s: pipe %d queued bytes", where, i)
+                        .isEqualTo(models[i].queued());
+                assertThat(pipes[i].stat().slotsUsed()).as("%s: pipe %d slots", where, i)
+                        .isEqualTo(models[i].slots.size());
             }
         }
         for (int i = 0; i < 3; i++) { // drain: every byte still matches

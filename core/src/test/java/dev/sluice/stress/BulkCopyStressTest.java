@@ -1,5 +1,7 @@
 package dev.sluice.stress;
 
+import dev.sluice.testing.PipeContract;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Pipe;
@@ -7,7 +9,6 @@ import dev.sluice.PipeOptions;
 import dev.sluice.ReadEnd;
 import dev.sluice.WriteEnd;
 import dev.sluice.stress.StressHarness.Kind;
-import dev.sluice.testing.TestPipes;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * reordered within its writer is caught: every page arrives intact exactly once, and each reader sees each
  * writer's pages in increasing order.
  */
-class BulkCopyStressTest {
+@Tag("stress")
+class BulkCopyStressTest extends PipeContract {
     private static final int PAGE = 4096;
 
     static Stream<Arguments> configs() {
@@ -45,11 +48,11 @@ class BulkCopyStressTest {
     void wholePagesArriveOnceIntactAndInOrder(Kind kind, int writers, int readers, int capacity) throws Exception {
         long seed = Scenarios.seed();
         String name = "bulk " + writers + "x" + readers + " cap " + capacity + " " + kind + " seed " + seed;
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).build());
+        Pipe p = pipes.open(options().capacity(capacity).build());
         Scenarios.Ends ends = Scenarios.Ends.of(p, writers, readers);
         StressHarness h = new StressHarness(name, kind, p);
         h.onFailure(ends::closeAll);
-        int pagesPerWriter = (int) Math.max(64, Scenarios.TOTAL_BYTES / writers / PAGE);
+        int pagesPerWriter = (int) Math.max(64, pipes.stressBytes() / writers / PAGE);
         AtomicIntegerArray seen = new AtomicIntegerArray(writers * pagesPerWriter);
         Io.Interrupts none = new Io.Interrupts();
         long start = System.nanoTime();

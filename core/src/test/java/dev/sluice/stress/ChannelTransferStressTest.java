@@ -1,5 +1,9 @@
 package dev.sluice.stress;
 
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.PipeContract;
+import dev.sluice.testing.Requires;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.PartialTransferException;
@@ -9,7 +13,6 @@ import dev.sluice.ReadEnd;
 import dev.sluice.Splice;
 import dev.sluice.WriteEnd;
 import dev.sluice.stress.StressHarness.Kind;
-import dev.sluice.testing.TestPipes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -25,6 +28,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -42,9 +46,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  * bytes are taken at one instant within the call, so that would be a reordering). A transfer's piece is what
  * its channel took, which must also be exactly what the call reported, whether it returned or threw.
  */
-class ChannelTransferStressTest {
+@Tag("stress")
+@Requires({Capability.CHANNEL_TRANSFER, Capability.SPLICE})
+class ChannelTransferStressTest extends PipeContract {
     private static final int ROUND = 256;
-    private static final int ROUNDS = (int) Math.max(300, Math.min(3000, Scenarios.TOTAL_BYTES / 16384));
+
+    /** {@return how many rounds of {@value #ROUND} bytes a run moves: more for the configurations run at full size} */
+    private int rounds() {
+        return (int) Math.max(300, Math.min(3000, pipes.stressBytes() / 16384));
+    }
 
     /** One call's take: which round, the bytes, and when the call started and returned. */
     private record Piece(int round, byte[] bytes, long start, long end, String who) {
@@ -107,8 +117,8 @@ class ChannelTransferStressTest {
     void failingTransfersRacingReadersAndSplicesLoseDuplicateAndReorderNothing(Kind kind) throws Exception {
         long seed = Scenarios.seed();
         String name = "failing transfers " + kind + " seed " + seed;
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(4 * 4096).build());
-        Pipe spliced = TestPipes.open(PipeOptions.builder().capacity(64 * 1024).build());
+        Pipe p = pipes.open(options().capacity(4 * 4096).build());
+        Pipe spliced = pipes.open(options().capacity(64 * 1024).build());
         ReadEnd blocking = p.reader();
         ReadEnd nonBlocking = p.reader().dup();
         nonBlocking.setNonBlocking(true);
@@ -138,7 +148,7 @@ class ChannelTransferStressTest {
             for (int i = 0; i < ROUND; i++) {
                 values[i] = (byte) i;
             }
-            for (int r = 0; r < ROUNDS && !h.failed(); r++) {
+            for (int r = 0; r < rounds() && !h.failed(); r++) {
                 round.set(r);
                 for (int at = 0; at < ROUND; ) {
                     int n = Math.min(ROUND - at, rnd.nextInt(1, 65));
@@ -237,8 +247,9 @@ class ChannelTransferStressTest {
         h.join(workers, Scenarios.HANG, "workers");
         h.join(List.of(chaos), Scenarios.HANG, "resizer");
         verify(new ArrayList<>(pieces));
-        assertThat(p.counters().bytesRead()).as("bytes the pipe counted as consumed").isEqualTo((long) ROUNDS * ROUND);
-        Scenarios.report(name, seed, (long) ROUNDS * ROUND, start, p, ", " + pieces.size() + " pieces");
+        assertThat(p.counters().bytesRead()).as("bytes the pipe counted as consumed")
+                .isEqualTo((long) rounds() * ROUND);
+        Scenarios.report(name, seed, (long) rounds() * ROUND, start, p, ", " + pieces.size() + " pieces");
         all.forEach(ChannelTransferStressTest::quietly);
     }
 
@@ -266,7 +277,8 @@ class ChannelTransferStressTest {
             if (roll == 0) {
                 throw new IOException("reset"); // before giving anything
             }
-            int n = (int) Math.min(Math.min(dst.remaining(), length - given), roll <= 4 ? rnd.nextInt(1, 5000) : 1 << 20);
+            int n = (int) Math.min(Math.min(dst.remaining(), length - given), roll <= 4 ? rnd.nextInt(1, 5000)
+                    : 1 << 20);
             for (int i = 0; i < n; i++) {
                 dst.put(at(given++));
             }
@@ -283,8 +295,8 @@ class ChannelTransferStressTest {
     void transfersFromAFailingChannelStoreEveryByteItGaveUnderTimeoutsAndResizes(Kind kind) throws Exception {
         long seed = Scenarios.seed();
         String name = "transfers from a failing channel " + kind + " seed " + seed;
-        long length = Math.max(1 << 20, Scenarios.TOTAL_BYTES / 8);
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(2 * 4096).build());
+        long length = Math.max(1 << 20, pipes.stressBytes() / 8);
+        Pipe p = pipes.open(options().capacity(2 * 4096).build());
         WriteEnd out = p.writer();
         out.setTimeout(java.time.Duration.ofNanos(20_000)); // waits for room often time out and are retried
         StressHarness h = new StressHarness(name, kind, p);
@@ -363,21 +375,22 @@ class ChannelTransferStressTest {
     }
 
     /** Per round: the pieces tile 0..255 once, and none was taken before an earlier one was asked for. */
-    private static void verify(List<Piece> pieces) {
+    private void verify(List<Piece> pieces) {
         List<List<Piece>> byRound = new ArrayList<>();
-        for (int r = 0; r < ROUNDS; r++) {
+        for (int r = 0; r < rounds(); r++) {
             byRound.add(new ArrayList<>());
         }
         for (Piece piece : pieces) {
             for (int i = 0; i < piece.bytes.length; i++) {
                 if ((piece.bytes[i] & 0xFF) != piece.offset() + i) {
                     throw new AssertionError(piece.who + " got bytes that do not follow each other in one call in"
-                            + " round " + piece.round + " (lost, duplicated or reordered): " + Arrays.toString(piece.bytes));
+                            + " round " + piece.round + " (lost, duplicated or reordered): "
+                                    + Arrays.toString(piece.bytes));
                 }
             }
             byRound.get(piece.round).add(piece);
         }
-        for (int r = 0; r < ROUNDS; r++) {
+        for (int r = 0; r < rounds(); r++) {
             List<Piece> round = byRound.get(r);
             round.sort(Comparator.comparingInt(Piece::offset));
             int next = 0;

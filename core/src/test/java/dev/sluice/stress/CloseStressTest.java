@@ -1,8 +1,10 @@
 package dev.sluice.stress;
 
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.PipeContract;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.testing.TestPipes;
 import dev.sluice.BrokenPipeException;
 import dev.sluice.Pipe;
 import dev.sluice.PipeCounters;
@@ -25,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -41,7 +44,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *       reported partial counts) must equal the bytes read plus the bytes still queued.</li>
  * </ul>
  */
-class CloseStressTest {
+@Tag("stress")
+class CloseStressTest extends PipeContract {
     private static final int PIPE_BUF = Pipe.PIPE_BUF;
 
     /** Counts the records at the start of {@code buf} that lie wholly within {@code stored} bytes. */
@@ -73,7 +77,7 @@ class CloseStressTest {
         final int keepWriters = 5; // writers 0..4 are never closed by the chaos
         long seed = Scenarios.seed();
         String name = "random closes " + writers + "x" + readers + " " + kind + " seed " + seed;
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(8192).packetMode(true).build());
+        Pipe p = pipes.open(options().capacity(8192).packetMode(true).build());
         Scenarios.Ends ends = Scenarios.Ends.of(p, writers, readers);
         List<WriteEnd> outs = ends.outs();
         List<ReadEnd> ins = ends.ins();
@@ -81,7 +85,7 @@ class CloseStressTest {
         h.onFailure(ends::closeAll);
         Ledger ledger = new Ledger(writers);
         Io.Interrupts seen = new Io.Interrupts();
-        long share = (Scenarios.TOTAL_BYTES + writers - 1) / writers;
+        long share = (pipes.stressBytes() + writers - 1) / writers;
         LongAdder writersClosedMidWrite = new LongAdder();
         LongAdder readersClosedWhileBlocked = new LongAdder();
         long start = System.nanoTime();
@@ -168,7 +172,7 @@ class CloseStressTest {
         }
         Thread closer = h.startPlatform("chaos-closer", () -> {
             SplittableRandom rnd = new SplittableRandom(seed ^ 0xC105E);
-            long total = Scenarios.TOTAL_BYTES * keepWriters / writers; // surely reached
+            long total = pipes.stressBytes() * keepWriters / writers; // surely reached
             while (!closable.isEmpty() && !h.failed()) {
                 long at = rnd.nextLong(total);
                 while (p.counters().bytesRead() < at && !h.failed()) {
@@ -214,11 +218,11 @@ class CloseStressTest {
         SplittableRandom rnd = new SplittableRandom(seed);
         // Full size in the default run; the policy matrix (smaller sluice.stress.bytes) runs a third of it, which
         // keeps ./sluice test within its ten minutes on two cores.
-        int rounds = Scenarios.TOTAL_BYTES < (64L << 20) ? 1000 : 3000;
+        int rounds = pipes.stressBytes() < (64L << 20) ? 1000 : 3000;
         int stranded = 0;
         String firstFailure = null;
         for (int round = 0; round < rounds; round++) {
-            Pipe p = TestPipes.open();
+            Pipe p = pipes.open();
             WriteEnd out = p.writer();
             ReadEnd in = p.reader();
             String name = "last-writer close round " + round + " " + kind + " seed " + seed;
@@ -283,7 +287,7 @@ class CloseStressTest {
         int rounds = 200;
         int broken = 0;
         for (int round = 0; round < rounds; round++) {
-            Pipe p = TestPipes.open(PipeOptions.builder().capacity(PIPE_BUF).build());
+            Pipe p = pipes.open(options().capacity(PIPE_BUF).build());
             WriteEnd keep = p.writer();
             WriteEnd blocked = keep.dup();
             ReadEnd in = p.reader();
@@ -335,13 +339,13 @@ class CloseStressTest {
      * Writers write until the pipe breaks; readers read about half of {@link Scenarios#TOTAL_BYTES} and
      * stop. Once the pipe is full and every writer waits, all read handles are closed.
      */
-    private static void brokenPipeRun(Kind kind, int writers, int readers, Shape shape, int capacity)
+    private void brokenPipeRun(Kind kind, int writers, int readers, Shape shape, int capacity)
             throws Exception {
         boolean packet = shape == Shape.PACKET_BATCHES;
         long seed = Scenarios.seed();
         String name = "broken pipe " + writers + "x" + readers + " " + shape + " cap " + capacity + " " + kind
                 + " seed " + seed;
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).packetMode(packet).build());
+        Pipe p = pipes.open(options().capacity(capacity).packetMode(packet).build());
         Scenarios.Ends ends = Scenarios.Ends.of(p, writers, readers);
         List<WriteEnd> outs = ends.outs();
         List<ReadEnd> ins = ends.ins();
@@ -349,7 +353,7 @@ class CloseStressTest {
         h.onFailure(ends::closeAll);
         Ledger ledger = new Ledger(writers);
         Io.Interrupts seen = new Io.Interrupts();
-        long readTarget = Scenarios.TOTAL_BYTES / 2;
+        long readTarget = pipes.stressBytes() / 2;
         AtomicLong received = new AtomicLong();
         LongAdder partialBroken = new LongAdder();
         int maxRecord = packet ? PIPE_BUF : Scenarios.LARGE_MAX;
@@ -459,7 +463,8 @@ class CloseStressTest {
         if (packet) {
             assertThat(ledger.bytesReceived()).as("bytes of whole records received").isEqualTo(received.get());
         } else {
-            assertThat(ledger.bytesReceived()).as("bytes of whole records received").isLessThanOrEqualTo(received.get());
+            assertThat(ledger.bytesReceived()).as("bytes of whole records received")
+                    .isLessThanOrEqualTo(received.get());
         }
         PipeCounters c = p.counters();
         assertThat(c.bytesWritten()).as("counters().bytesWritten").isEqualTo(ledger.bytesStored());
@@ -468,7 +473,7 @@ class CloseStressTest {
         Scenarios.closeAll(outs);
         PipeStat after = p.stat();
         assertThat(after.bytesQueued()).as("bytes queued once every handle is closed").isZero();
-        if (TestPipes.inProcess()) assertThat(after.slotsUsed()).isZero(); // not exported by kernel pipes
+        if (pipes.has(Capability.OCCUPANCY)) assertThat(after.slotsUsed()).isZero(); // not exported by kernel pipes
         Scenarios.report(name, seed, received.get() + queued, start, p, String.format(
                 "; %,d bytes left queued, %d writers broke mid-write", queued, partialBroken.sum()));
     }

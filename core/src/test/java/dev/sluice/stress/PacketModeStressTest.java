@@ -1,8 +1,11 @@
 package dev.sluice.stress;
 
+import dev.sluice.testing.PipeContract;
+
 import dev.sluice.stress.StressHarness.Kind;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -14,7 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (whole-page records) interleave with other writers at page boundaries. Small capacities maximise
  * blocking on both sides.
  */
-class PacketModeStressTest {
+@Tag("stress")
+class PacketModeStressTest extends PipeContract {
 
     static Stream<Arguments> configs() {
         return Stream.of(Kind.values()).flatMap(kind -> Stream.of(
@@ -27,6 +31,6 @@ class PacketModeStressTest {
     @MethodSource("configs")
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void everyRecordArrivesExactlyOnce(Kind kind, int writers, int readers, int capacity) throws Exception {
-        Scenarios.packetRun(kind, writers, readers, capacity, Scenarios.Chaos.NONE);
+        Scenarios.packetRun(pipes, kind, writers, readers, capacity, Scenarios.Chaos.NONE);
     }
 }

@@ -1,8 +1,9 @@
 package dev.sluice.stress;
 
+import dev.sluice.testing.PipeContract;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.testing.TestPipes;
 import dev.sluice.Pipe;
 import dev.sluice.PipeCounters;
 import dev.sluice.PipeOptions;
@@ -17,6 +18,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -29,7 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * blocking runs: nonblocking writes of at most PIPE_BUF bytes store all or nothing, larger packet writes
  * whole pages.
  */
-class ReadinessStressTest {
+@Tag("stress")
+class ReadinessStressTest extends PipeContract {
     private static final int PIPE_BUF = Pipe.PIPE_BUF;
 
     static Stream<Arguments> configs() {
@@ -44,14 +47,14 @@ class ReadinessStressTest {
     void nonBlockingEndsDrivenByReadinessFutures(Kind kind, int writers, int readers, int capacity) throws Exception {
         long seed = Scenarios.seed();
         String name = "readiness " + writers + "x" + readers + " cap " + capacity + " " + kind + " seed " + seed;
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).packetMode(true).nonBlocking(true).build());
+        Pipe p = pipes.open(options().capacity(capacity).packetMode(true).nonBlocking(true).build());
         Scenarios.Ends ends = Scenarios.Ends.of(p, writers, readers);
         List<WriteEnd> outs = ends.outs();
         List<ReadEnd> ins = ends.ins();
         StressHarness h = new StressHarness(name, kind, p);
         h.onFailure(ends::closeAll);
         Ledger ledger = new Ledger(writers);
-        long share = (Scenarios.TOTAL_BYTES / 2 + writers - 1) / writers;
+        long share = (pipes.stressBytes() / 2 + writers - 1) / writers;
         LongAdder writerWaits = new LongAdder();
         LongAdder readerWaits = new LongAdder();
         long start = System.nanoTime();
@@ -73,7 +76,8 @@ class ReadinessStressTest {
                         int n = out.write(buf, done, call);
                         if (n == 0) {
                             Readiness r = out.whenReady().join();
-                            assertThat(r.writable() || r.error() || r.invalid()).as("writer %d woken by %s", id, r).isTrue();
+                            assertThat(r.writable() || r.error() || r.invalid()).as("writer %d woken by %s", id, r)
+                                    .isTrue();
                             writerWaits.increment();
                             continue;
                         }
@@ -81,7 +85,8 @@ class ReadinessStressTest {
                             throw new AssertionError("nonblocking atomic write of " + call + " bytes stored " + n);
                         }
                         if (n != call && n % PIPE_BUF != 0) {
-                            throw new AssertionError("nonblocking packet write stored " + n + " bytes, not whole pages");
+                            throw new AssertionError("nonblocking packet write stored " + n
+                                    + " bytes, not whole pages");
                         }
                         done += n;
                     }
@@ -105,7 +110,8 @@ class ReadinessStressTest {
                     }
                     if (n == 0) {
                         Readiness r = in.whenReady().join();
-                        assertThat(r.readable() || r.hungUp() || r.invalid()).as("%s woken by %s", log.name, r).isTrue();
+                        assertThat(r.readable() || r.hungUp() || r.invalid()).as("%s woken by %s", log.name, r)
+                                .isTrue();
                         readerWaits.increment();
                         continue;
                     }

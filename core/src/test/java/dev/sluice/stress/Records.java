@@ -72,7 +72,8 @@ final class Records {
         }
         int length = (int) INT.get(buf, off + 12);
         if (length < HEADER || length > maxLength) {
-            throw new AssertionError(where + ": record length " + length + " outside [" + HEADER + ", " + maxLength + "]");
+            throw new AssertionError(where + ": record length " + length + " outside [" + HEADER + ", " + maxLength
+                    + "]");
         }
         return length;
     }

@@ -2,7 +2,9 @@ package dev.sluice.stress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.testing.TestPipes;
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.PipeContract;
+import dev.sluice.testing.PipeFactory;
 import dev.sluice.Pipe;
 import dev.sluice.PipeCounters;
 import dev.sluice.PipeEnd;
@@ -23,14 +25,12 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The stress workloads, shared by the test classes: N writers and M readers moving at least
- * {@link #TOTAL_BYTES} of checked records through one pipe, optionally while a chaos thread interrupts
- * them.
+ * {@link PipeFactory#stressBytes()} of checked records through one pipe, optionally while a chaos thread
+ * interrupts them.
  *
- * <p>System properties: {@code sluice.stress.bytes} (bytes per configuration, default 10^7) and
- * {@code sluice.stress.seed} (to replay a run; each failure message names its seed).
+ * <p>To replay a failed run, give its seed (each failure message names it) as {@code -Dsluice.stress.seed=N}.
  */
 final class Scenarios {
-    static final long TOTAL_BYTES = Long.getLong("sluice.stress.bytes", 64L << 20);
     /**
      * With interrupts, writers go on past their share (up to this many times it) until the interrupts have
      * hit enough blocked calls on both sides, so that the run has really tested them.
@@ -105,7 +105,8 @@ final class Scenarios {
                 return off + tail;
             }
             case LARGE -> {
-                int n = rnd.nextInt(5) < 2 ? rnd.nextInt(PIPE_BUF + 1, LARGE_MAX + 1) : Records.smallLength(rnd, PIPE_BUF);
+                int n = rnd.nextInt(5) < 2 ? rnd.nextInt(PIPE_BUF + 1, LARGE_MAX + 1) : Records.smallLength(rnd,
+                        PIPE_BUF);
                 Records.encode(buf, 0, writerId, seqBox[0]++, n, rnd);
                 return n;
             }
@@ -183,7 +184,7 @@ final class Scenarios {
             // Go on past the share until the chaos has really happened: enough interrupted or timed-out calls,
             // or at least one resize (on a short run the writers can finish before the resizer first runs).
             boolean enough = chaos == Chaos.RESIZES ? resized.sum() > 0 : seen.enough(chaos, wantPartial, wantReads);
-            // The cap is at least 256 MiB, so runs made short with sluice.stress.bytes still get there.
+            // The cap is at least 256 MiB, so the configurations that run an eighth of the bytes still get there.
             return bytes < share || (!enough && bytes < Math.max(MAX_OVERRUN * share, 256L << 20));
         }
 
@@ -225,7 +226,8 @@ final class Scenarios {
 
         void verify() {
             if (chaos == Chaos.INTERRUPTS || chaos == Chaos.TIMEOUTS) {
-                assertThat(seen.enough(chaos, wantPartial, wantReads)).as("%s hit enough blocked calls (%s)", chaos, summary())
+                assertThat(seen.enough(chaos, wantPartial, wantReads)).as("%s hit enough blocked calls (%s)", chaos,
+                        summary())
                         .isTrue();
             } else if (chaos == Chaos.RESIZES) {
                 assertThat(resized.sum()).as("resizes done").isPositive();
@@ -276,7 +278,8 @@ final class Scenarios {
     /** A summary line for the test log. */
     static void report(String name, long seed, long bytes, long startNanos, Pipe p, String extra) {
         PipeCounters c = p.counters();
-        System.out.printf("%s: %,d bytes in %d ms (seed %d); writer waits %,d, reader waits %,d, empty wake-ups %,d%s%n",
+        System.out.printf("%s: %,d bytes in %d ms (seed %d); writer waits %,d, reader waits %,d, "
+                + "empty wake-ups %,d%s%n",
                 name, bytes, (System.nanoTime() - startNanos) / 1_000_000, seed, c.writerWaits(), c.readerWaits(),
                 c.emptyWakeups(), extra);
     }
@@ -288,12 +291,14 @@ final class Scenarios {
      * return exactly one record (one packet), and across all readers every record must arrive exactly
      * once, in each writer's order within each reader.
      */
-    static void packetRun(StressHarness.Kind kind, int writers, int readers, int capacity, Chaos chaosKind)
+    static void packetRun(PipeFactory pipes, StressHarness.Kind kind, int writers, int readers, int capacity,
+            Chaos chaosKind)
             throws Exception {
         long seed = seed();
-        String name = "packet " + writers + "x" + readers + " cap " + capacity + (chaosKind == Chaos.NONE ? "" : " +" + chaosKind)
+        String name = "packet " + writers + "x" + readers + " cap " + capacity + (chaosKind == Chaos.NONE ? "" : " +"
+                + chaosKind)
                 + " " + kind + " seed " + seed;
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).packetMode(true).build());
+        Pipe p = pipes.open(pipes.options().capacity(capacity).packetMode(true).build());
         Scenarios.Ends ends = Scenarios.Ends.of(p, writers, readers);
         List<WriteEnd> outs = ends.outs();
         List<ReadEnd> ins = ends.ins();
@@ -304,7 +309,7 @@ final class Scenarios {
         chaos.configure(outs, seed ^ 1, 100);
         chaos.configure(ins, seed ^ 2, 20);
         Io.Interrupts seen = chaos.seen;
-        long share = (TOTAL_BYTES + writers - 1) / writers;
+        long share = (pipes.stressBytes() + writers - 1) / writers;
         long start = System.nanoTime();
 
         List<Thread> writerThreads = new ArrayList<>();
@@ -370,7 +375,7 @@ final class Scenarios {
         assertThat(ledger.bytesReceived()).as("bytes received").isEqualTo(ledger.bytesStored());
         assertThat(c.bytesWritten()).as("counters().bytesWritten").isEqualTo(ledger.bytesStored());
         assertThat(c.bytesRead()).as("counters().bytesRead").isEqualTo(ledger.bytesStored());
-        assertThat(ledger.bytesStored()).isGreaterThanOrEqualTo(TOTAL_BYTES);
+        assertThat(ledger.bytesStored()).isGreaterThanOrEqualTo(pipes.stressBytes());
         PipeStat s = p.stat();
         assertThat(s.bytesQueued()).isZero();
         assertThat(s.readers()).isZero();
@@ -386,15 +391,17 @@ final class Scenarios {
      * each record must arrive contiguous and intact, each writer's records consecutive and in order.
      * {@link Shape#LARGE} needs a single writer (larger writes may interleave at page boundaries).
      */
-    static void streamRun(StressHarness.Kind kind, int writers, Shape shape, int capacity, Chaos chaosKind)
-            throws Exception {
+    static void streamRun(PipeFactory pipes, StressHarness.Kind kind, int writers, Shape shape, int capacity,
+            Chaos chaosKind) throws Exception {
+        PipeContract.assume(pipes, Capability.BYTE_STREAM); // the reader parses a stream; packets would cut it
         if (shape != Shape.SMALL && writers != 1) {
             throw new IllegalArgumentException("records larger than PIPE_BUF are only checkable with one writer");
         }
         long seed = seed();
-        String name = "stream " + writers + "x1 " + shape + " cap " + capacity + (chaosKind == Chaos.NONE ? "" : " +" + chaosKind)
+        String name = "stream " + writers + "x1 " + shape + " cap " + capacity + (chaosKind == Chaos.NONE ? "" : " +"
+                + chaosKind)
                 + " " + kind + " seed " + seed;
-        Pipe p = TestPipes.open(PipeOptions.builder().capacity(capacity).build());
+        Pipe p = pipes.open(pipes.options().capacity(capacity).build());
         Ends ends = Ends.of(p, writers, 1);
         List<WriteEnd> outs = ends.outs();
         ReadEnd in = ends.ins().get(0);
@@ -406,7 +413,7 @@ final class Scenarios {
         chaos.configure(outs, seed ^ 1, 100);
         chaos.configure(List.of(in), seed ^ 2, 20);
         Io.Interrupts seen = chaos.seen;
-        long share = (TOTAL_BYTES + writers - 1) / writers;
+        long share = (pipes.stressBytes() + writers - 1) / writers;
         int maxRecord = shape == Shape.LARGE ? LARGE_MAX : PIPE_BUF;
         long start = System.nanoTime();
 
@@ -468,7 +475,7 @@ final class Scenarios {
         assertThat(ledger.bytesReceived()).as("bytes received").isEqualTo(ledger.bytesStored());
         assertThat(c.bytesWritten()).as("counters().bytesWritten").isEqualTo(ledger.bytesStored());
         assertThat(c.bytesRead()).as("counters().bytesRead").isEqualTo(ledger.bytesStored());
-        assertThat(ledger.bytesStored()).isGreaterThanOrEqualTo(TOTAL_BYTES);
+        assertThat(ledger.bytesStored()).isGreaterThanOrEqualTo(pipes.stressBytes());
         chaos.verify();
         report(name, seed, ledger.bytesStored(), start, p, chaos.summary());
     }

@@ -1,5 +1,9 @@
 package dev.sluice.stress;
 
+import dev.sluice.testing.Capability;
+import dev.sluice.testing.PipeContract;
+import dev.sluice.testing.Requires;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Pipe;
@@ -8,12 +12,12 @@ import dev.sluice.ReadEnd;
 import dev.sluice.Splice;
 import dev.sluice.WriteEnd;
 import dev.sluice.stress.StressHarness.Kind;
-import dev.sluice.testing.TestPipes;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -33,9 +37,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * writer's records consecutive. Small capacities keep every thread blocking on full and empty pipes. The
  * run ends with end-of-stream travelling down the chain as each stage's source ends.
  */
-class SpliceChainStressTest {
-    /** The stress volume; cheap, since no byte is copied between the pipes. */
-    private static final long BYTES = Math.max(1 << 20, Scenarios.TOTAL_BYTES);
+@Tag("stress")
+@Requires(Capability.SPLICE)
+class SpliceChainStressTest extends PipeContract {
     private static final int WRITERS = 4;
 
     @ParameterizedTest(name = "{0} threads")
@@ -44,10 +48,10 @@ class SpliceChainStressTest {
     void recordsSurviveAChainOfSplicesAndTees(Kind kind) throws Exception {
         long seed = Scenarios.seed();
         String name = "splice chain " + kind + " seed " + seed;
-        Pipe p1 = TestPipes.open(PipeOptions.builder().capacity(16 * 1024).build());
-        Pipe p2 = TestPipes.open(PipeOptions.builder().capacity(8 * 1024).build());
-        Pipe p3 = TestPipes.open(PipeOptions.builder().capacity(16 * 1024).build());
-        Pipe p4 = TestPipes.open(PipeOptions.builder().capacity(4 * 1024).build());
+        Pipe p1 = pipes.open(options().capacity(16 * 1024).build());
+        Pipe p2 = pipes.open(options().capacity(8 * 1024).build());
+        Pipe p3 = pipes.open(options().capacity(16 * 1024).build());
+        Pipe p4 = pipes.open(options().capacity(4 * 1024).build());
         List<WriteEnd> p1Writers = new ArrayList<>();
         p1Writers.add(p1.writer());
         for (int i = 1; i < WRITERS; i++) {
@@ -56,7 +60,8 @@ class SpliceChainStressTest {
         WriteEnd p2WriterB = p2.writer().dup();
         ReadEnd p1ReaderB = p1.reader().dup();
         List<AutoCloseable> all = new ArrayList<>(p1Writers);
-        all.addAll(List.of(p1.reader(), p1ReaderB, p2.writer(), p2WriterB, p2.reader(), p3.writer(), p3.reader(), p4.writer(),
+        all.addAll(List.of(p1.reader(), p1ReaderB, p2.writer(), p2WriterB, p2.reader(), p3.writer(), p3.reader(),
+                p4.writer(),
                 p4.reader()));
         StressHarness h = new StressHarness(name, kind, p2);
         h.onFailure(() -> {
@@ -70,7 +75,7 @@ class SpliceChainStressTest {
         });
         Ledger ledger3 = new Ledger(WRITERS);
         Ledger ledger4 = new Ledger(WRITERS);
-        long share = BYTES / WRITERS;
+        long share = Math.max(1 << 20, pipes.stressBytes()) / WRITERS; // cheap: no byte is copied between pipes
         long start = System.nanoTime();
 
         List<Thread> threads = new ArrayList<>();
@@ -117,7 +122,8 @@ class SpliceChainStressTest {
         }
         threads.add(h.start("teer", () -> {
             SplittableRandom rnd = new SplittableRandom(seed ^ 0x7EE);
-            for (long n; (n = Splice.tee(p2.reader(), p3.writer(), rnd.nextInt(Records.PIPE_BUF, 32 * 1024 + 1))) != -1; ) {
+            for (long n; (n = Splice.tee(p2.reader(), p3.writer(), rnd.nextInt(Records.PIPE_BUF, 32 * 1024
+                    + 1))) != -1; ) {
                 // Only this thread consumes P2, so the slots just teed are still at its tail: move exactly them.
                 for (long moved = 0; moved < n; ) {
                     long m = Splice.splice(p2.reader(), p4.writer(), n - moved);

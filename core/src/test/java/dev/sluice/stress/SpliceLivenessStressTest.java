@@ -32,6 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * bytes in well under a second.
  */
 @Tag("stress")
+@Tag("stress")
 class SpliceLivenessStressTest {
     private static final int BYTES = 2 << 20;
     private static final int SPLICERS = 6;

@@ -1,9 +1,12 @@
 package dev.sluice.stress;
 
+import dev.sluice.testing.PipeContract;
+
 import dev.sluice.stress.Scenarios.Shape;
 import dev.sluice.stress.StressHarness.Kind;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -15,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * consecutive and in order. One writer alone writes records up to 200 KiB, which the reader reassembles
  * from reads of random sizes.
  */
-class StreamModeStressTest {
+@Tag("stress")
+class StreamModeStressTest extends PipeContract {
 
     static Stream<Arguments> configs() {
         return Stream.of(Kind.values()).flatMap(kind -> Stream.of(
@@ -30,6 +34,6 @@ class StreamModeStressTest {
     @MethodSource("configs")
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void recordsArriveWholeAndInOrder(Kind kind, int writers, Shape shape, int capacity) throws Exception {
-        Scenarios.streamRun(kind, writers, shape, capacity, Scenarios.Chaos.NONE);
+        Scenarios.streamRun(pipes, kind, writers, shape, capacity, Scenarios.Chaos.NONE);
     }
 }

@@ -1,62 +1,69 @@
 package dev.sluice.testing;
 
-import dev.sluice.Pipe;
-import dev.sluice.PipeOptions;
-import java.util.function.Function;
-import org.junit.jupiter.api.Assumptions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.ArgumentsProvider;
+import org.junit.jupiter.params.support.ParameterDeclarations;
 
 /**
- * The one place the test suites make the pipe under test. Every conformance, stress and model test opens
- * its pipes here, so that the same suites run against another implementation of the same semantics.
- *
- * <p>By default the pipe is Sluice's in-process pipe. The system property {@code sluice.testPipes} names
- * a class with a public no-argument constructor that implements {@code Function<PipeOptions, Pipe>}; when
- * set, every pipe comes from it (the kernel module runs the suites this way against kernel pipes). A
- * factory that cannot honour some options aborts the test with an assumption failure, so the test shows
- * as skipped with the reason. The policy matrix needs no hook here: it sets the pipes' defaults through
- * the {@code sluice.*} system properties.
+ * The pipes under test: whatever the test class path's one {@link PipeFactory.Source} supplies (in the core
+ * module, {@link InProcessPipes}; in the kernel module, kernel pipes). Every contract class runs once per
+ * factory that has the capabilities its {@link Requires} names ({@link PipeContract}); the property tests
+ * draw a factory per try ({@link #underTest(Capability...)}).
  */
-public final class TestPipes {
-    private static final Function<PipeOptions, Pipe> FACTORY = load(System.getProperty("sluice.testPipes"));
+public final class TestPipes implements ArgumentsProvider {
+    private static final List<PipeFactory> UNDER_TEST = load();
 
-    private TestPipes() {
+    /** Creates the provider (JUnit does, for {@link PipeContract}). */
+    public TestPipes() {
     }
 
-    @SuppressWarnings("unchecked")
-    private static Function<PipeOptions, Pipe> load(String className) {
-        if (className == null || className.isBlank()) {
-            return null;
+    private static List<PipeFactory> load() {
+        List<PipeFactory.Source> sources = ServiceLoader.load(PipeFactory.Source.class).stream()
+                .map(ServiceLoader.Provider::get).toList();
+        if (sources.size() != 1) {
+            throw new IllegalStateException("the test class path must name exactly one "
+                    + PipeFactory.Source.class.getName() + " in META-INF/services, found " + sources);
         }
-        try {
-            return (Function<PipeOptions, Pipe>) Class.forName(className.trim()).getConstructor().newInstance();
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            throw new IllegalStateException("sluice.testPipes=" + className
-                    + " must name a Function<PipeOptions, Pipe> with a public no-argument constructor", e);
+        List<PipeFactory> pipes = sources.get(0).pipes();
+        if (pipes.isEmpty()) {
+            throw new IllegalStateException(sources.get(0) + " supplies no pipes");
         }
-    }
-
-    /** @return a pipe with the defaults of {@code pipe(2)}, as configured for this run */
-    public static Pipe open() {
-        return FACTORY == null ? Pipe.open() : FACTORY.apply(PipeOptions.defaults());
-    }
-
-    /** @return a pipe with the given options */
-    public static Pipe open(PipeOptions options) {
-        return FACTORY == null ? Pipe.open(options) : FACTORY.apply(options);
-    }
-
-    /** @return whether the pipes under test are Sluice's in-process pipes */
-    public static boolean inProcess() {
-        return FACTORY == null;
+        return pipes;
     }
 
     /**
-     * Skips the calling test unless the pipes under test are in-process: for checks of what only the
-     * in-process pipe can show (slot counts, wake-up and pool counters, its options).
+     * {@return every pipe under test that has all of {@code needs}, the reference configuration first}
      *
-     * @param why what the test needs, shown as the reason it was skipped
+     * @param needs the capabilities asked for
      */
-    public static void assumeInProcess(String why) {
-        Assumptions.assumeTrue(FACTORY == null, () -> "needs the in-process pipe: " + why);
+    public static List<PipeFactory> underTest(Capability... needs) {
+        return UNDER_TEST.stream().filter(f -> Arrays.stream(needs).allMatch(f::has)).toList();
+    }
+
+    /** {@return the reference configuration: the first pipe under test, the one stress tests run at full size} */
+    public static PipeFactory reference() {
+        return UNDER_TEST.get(0);
+    }
+
+    @Override
+    public Stream<? extends Arguments> provideArguments(ParameterDeclarations parameters, ExtensionContext context) {
+        return underTest(needs(context.getRequiredTestClass())).stream().map(Arguments::of);
+    }
+
+    /** {@return what a class and its superclasses {@link Requires}, together} */
+    static Capability[] needs(Class<?> testClass) {
+        java.util.Set<Capability> all = java.util.EnumSet.noneOf(Capability.class);
+        for (Class<?> c = testClass; c != null; c = c.getSuperclass()) {
+            Requires r = c.getDeclaredAnnotation(Requires.class);
+            if (r != null) {
+                all.addAll(Arrays.asList(r.value()));
+            }
+        }
+        return all.toArray(Capability[]::new);
     }
 }
