@@ -1,6 +1,8 @@
 package dev.sluice;
 
 import dev.sluice.testing.Capability;
+import dev.sluice.testing.TestPipes;
+import org.junit.jupiter.api.Assumptions;
 
 import static dev.sluice.FeatureSupport.randomBytes;
 import static dev.sluice.FeatureSupport.sequence;
@@ -519,6 +521,7 @@ class Rule13AdaptersTest extends ConformanceTest {
     @Test
     void theJfrPinningProbeSeesABlockingReadInsideAClassInitializer() throws Exception {
         assume(Capability.ENGINE_WAITS); // looks for the wait queue's frames in the pinned stack
+        Assumptions.assumeTrue(pipes == TestPipes.reference(), "a class initializes once per JVM: one configuration");
         classInitPipe = open();
         List<RecordedEvent> pinned = pinnedEventsDuring(() -> {
             var v = ThreadKind.VIRTUAL.call("pinned", () -> ReadsInItsInitializer.READ);

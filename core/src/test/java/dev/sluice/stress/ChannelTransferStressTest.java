@@ -47,7 +47,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * its channel took, which must also be exactly what the call reported, whether it returned or threw.
  */
 @Tag("stress")
-@Requires({Capability.CHANNEL_TRANSFER, Capability.SPLICE})
+@Requires({Capability.CHANNEL_TRANSFER, Capability.SPLICE, Capability.BYTE_STREAM}) // readers check a byte stream
 class ChannelTransferStressTest extends PipeContract {
     private static final int ROUND = 256;
 

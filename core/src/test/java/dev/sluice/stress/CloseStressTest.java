@@ -2,6 +2,7 @@ package dev.sluice.stress;
 
 import dev.sluice.testing.Capability;
 import dev.sluice.testing.PipeContract;
+import dev.sluice.testing.PipeFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -332,11 +333,12 @@ class CloseStressTest extends PipeContract {
     @EnumSource(Kind.class)
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void closingTheReaderBreaksABlockedLargeWrite(Kind kind) throws Exception {
+        assume(Capability.BYTE_STREAM); // the reader parses one record across reads; packets would cut it
         brokenPipeRun(kind, 1, 1, Shape.LARGE, 8192);
     }
 
     /**
-     * Writers write until the pipe breaks; readers read about half of {@link Scenarios#TOTAL_BYTES} and
+     * Writers write until the pipe breaks; readers read about half of {@link PipeFactory#stressBytes()} and
      * stop. Once the pipe is full and every writer waits, all read handles are closed.
      */
     private void brokenPipeRun(Kind kind, int writers, int readers, Shape shape, int capacity)
