@@ -13,14 +13,14 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * The pipes this module runs core's contract suite over: kernel pipes, named in this module's
- * {@code META-INF/services}. They open as asked and wake a blocked writer as soon as room frees; what only
- * the in-process pipe has (its occupancy, pool, wait queue, splice and transfers between its ends) they lack,
- * so those tests do not run here (kernel splice and tee have tests of their own). Options a kernel pipe cannot
+ * {@code META-INF/services}. They open as asked, carry a byte stream and wake a blocked writer as soon as room
+ * frees; what only the in-process pipe has (its occupancy, pool, wait queue, splice and transfers between its
+ * ends) they lack, so those tests do not run here (kernel splice and tee have tests of their own). Options a kernel pipe cannot
  * honour abort the test with the reason; the policies change nothing a caller can observe and are ignored.
  */
 public final class KernelTestPipes implements PipeFactory.Source {
     private static final Set<Capability> CAPABILITIES =
-            EnumSet.of(Capability.AS_REQUESTED, Capability.PROMPT_WRITER_WAKEUP);
+            EnumSet.of(Capability.AS_REQUESTED, Capability.BYTE_STREAM, Capability.PROMPT_WRITER_WAKEUP);
 
     /** Creates the source (found by {@link java.util.ServiceLoader}). */
     public KernelTestPipes() {
@@ -40,6 +40,11 @@ public final class KernelTestPipes implements PipeFactory.Source {
         @Override
         public boolean has(Capability capability) {
             return CAPABILITIES.contains(capability);
+        }
+
+        @Override
+        public PipeOptions.Builder options() {
+            return PipeOptions.builder();
         }
 
         @Override
