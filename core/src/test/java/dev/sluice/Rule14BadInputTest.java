@@ -92,7 +92,17 @@ class Rule14BadInputTest extends ConformanceTest {
 
     static Stream<Arguments> badCalls() {
         List<Arguments> all = new ArrayList<>();
-        // ---- null ------------------------------------------------------------------------------------
+        all.addAll(nullArguments());
+        all.addAll(ranges());
+        all.addAll(readOnlyDestinations());
+        all.addAll(closedHandles());
+        all.addAll(capacitiesAndTimeouts());
+        return all.stream();
+    }
+
+    /** Calls given null where an array, a buffer or a timeout belongs. */
+    private static List<Arguments> nullArguments() {
+        List<Arguments> all = new ArrayList<>();
         all.add(bad("read(null byte[])", NullPointerException.class, null, f -> f.reader.read((byte[]) null)));
         all.add(bad("read(null, 0, 1)", NullPointerException.class, "byte array is null",
                 f -> f.reader.read((byte[]) null, 0, 1)));
@@ -125,7 +135,12 @@ class Rule14BadInputTest extends ConformanceTest {
                 f -> f.writer.asOutputStream().write((byte[]) null)));
         all.add(bad("setTimeout(null)", NullPointerException.class, "timeout is null",
                 f -> f.reader.setTimeout(null)));
-        // ---- ranges ----------------------------------------------------------------------------------
+        return all;
+    }
+
+    /** Offsets and lengths outside a {@code byte[10]} or a two-buffer array. */
+    private static List<Arguments> ranges() {
+        List<Arguments> all = new ArrayList<>();
         int[][] ranges = {{-1, 1}, {0, -1}, {5, 6}, {11, 0}, {Integer.MAX_VALUE, 1}, {1, Integer.MAX_VALUE},
                 {Integer.MIN_VALUE, 0}};
         for (int[] r : ranges) {
@@ -149,14 +164,24 @@ class Rule14BadInputTest extends ConformanceTest {
             all.add(bad("write({a, b}, " + off + ", " + len + ")", IndexOutOfBoundsException.class, null,
                     f -> f.writer.write(new ByteBuffer[] {f.a, f.b}, off, len)));
         }
-        // ---- read-only destinations -----------------------------------------------------------------
+        return all;
+    }
+
+    /** Reads into read-only buffers. */
+    private static List<Arguments> readOnlyDestinations() {
+        List<Arguments> all = new ArrayList<>();
         all.add(bad("read(read-only heap buffer)", IllegalArgumentException.class, "read-only",
                 f -> f.reader.read(f.readOnly)));
         all.add(bad("read(read-only direct buffer)", IllegalArgumentException.class, "read-only",
                 f -> f.reader.read(f.readOnlyDirect)));
         all.add(bad("read({a, readOnly, b})", IllegalArgumentException.class, "buffer [1]",
                 f -> f.reader.read(new ByteBuffer[] {f.a, f.readOnly, f.b})));
-        // ---- closed handles -------------------------------------------------------------------------
+        return all;
+    }
+
+    /** Calls on read and write handles (or their streams) that were closed first. */
+    private static List<Arguments> closedHandles() {
+        List<Arguments> all = new ArrayList<>();
         all.add(closed("read on a closed handle", f -> f.reader.close(), f -> f.reader.read(f.array)));
         all.add(closed("zero-length read on a closed handle", f -> f.reader.close(),
                 f -> f.reader.read(f.array, 0, 0)));
@@ -180,7 +205,12 @@ class Rule14BadInputTest extends ConformanceTest {
                 f -> f.writer.asOutputStream().write(1)));
         all.add(closed("OutputStream.write(byte[]) on a closed stream", f -> f.writer.asOutputStream().close(),
                 f -> f.writer.asOutputStream().write(f.array)));
-        // ---- capacity and timeouts ------------------------------------------------------------------
+        return all;
+    }
+
+    /** Capacities the pipe cannot have or cannot shrink to, and negative timeouts. */
+    private static List<Arguments> capacitiesAndTimeouts() {
+        List<Arguments> all = new ArrayList<>();
         for (int bytes : new int[] {-1, -4096, Integer.MIN_VALUE}) {
             all.add(bad("setCapacity(" + bytes + ")", IllegalArgumentException.class, "negative",
                     f -> f.pipe.setCapacity(bytes)));
@@ -202,7 +232,7 @@ class Rule14BadInputTest extends ConformanceTest {
                 f -> f.reader.setTimeout(Duration.ofNanos(-1))));
         all.add(bad("setTimeout(-1 s) on the writer", IllegalArgumentException.class, "negative",
                 f -> f.writer.setTimeout(Duration.ofSeconds(-1))));
-        return all.stream();
+        return all;
     }
 
     private record Snapshot(PipeStat stat, PipeCounters counters, List<String> ends, List<String> buffers) {

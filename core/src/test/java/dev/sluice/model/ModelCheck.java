@@ -221,21 +221,11 @@ final class ModelCheck {
                 }
             }
             case Op.SetPacketMode m -> {
-                int i = Math.floorMod(m.handle(), writers.size());
-                model.writeHandles.get(i).packet = m.on();
-                writers.get(i).setPacketMode(m.on());
+                setPacketMode(s, m);
                 expected = actual = Outcome.value(0);
             }
             case Op.SetNonBlocking m -> {
-                if (m.reader()) {
-                    int i = Math.floorMod(m.handle(), readers.size());
-                    model.readHandles.get(i).nonBlocking = m.on();
-                    readers.get(i).setNonBlocking(m.on());
-                } else {
-                    int i = Math.floorMod(m.handle(), writers.size());
-                    model.writeHandles.get(i).nonBlocking = m.on();
-                    writers.get(i).setNonBlocking(m.on());
-                }
+                setNonBlocking(s, m);
                 expected = actual = Outcome.value(0);
             }
             case Op.Available a -> {
@@ -259,6 +249,26 @@ final class ModelCheck {
             case Op.TransferTo t -> throw new IllegalArgumentException("not an op of one pipe: " + t);
         }
         finish(sides.size() > 1 ? "pipe " + sides.indexOf(s) + ": " + op : op, expected, actual);
+    }
+
+    /** Sets packet mode on a write handle of {@code s}, in the model and on the real handle. */
+    private static void setPacketMode(Side s, Op.SetPacketMode m) {
+        int i = Math.floorMod(m.handle(), s.writers.size());
+        s.model.writeHandles.get(i).packet = m.on();
+        s.writers.get(i).setPacketMode(m.on());
+    }
+
+    /** Sets nonblocking mode on a read or write handle of {@code s}, in the model and on the real handle. */
+    private static void setNonBlocking(Side s, Op.SetNonBlocking m) {
+        if (m.reader()) {
+            int i = Math.floorMod(m.handle(), s.readers.size());
+            s.model.readHandles.get(i).nonBlocking = m.on();
+            s.readers.get(i).setNonBlocking(m.on());
+        } else {
+            int i = Math.floorMod(m.handle(), s.writers.size());
+            s.model.writeHandles.get(i).nonBlocking = m.on();
+            s.writers.get(i).setNonBlocking(m.on());
+        }
     }
 
     private void finish(Object op, Outcome expected, Outcome actual) {

@@ -142,105 +142,14 @@ class ChannelTransferStressTest extends PipeContract {
         };
 
         List<Thread> workers = new ArrayList<>();
-        workers.add(h.start("writer", () -> {
-            SplittableRandom rnd = new SplittableRandom(seed);
-            byte[] values = new byte[ROUND];
-            for (int i = 0; i < ROUND; i++) {
-                values[i] = (byte) i;
-            }
-            for (int r = 0; r < rounds() && !h.failed(); r++) {
-                round.set(r);
-                for (int at = 0; at < ROUND; ) {
-                    int n = Math.min(ROUND - at, rnd.nextInt(1, 65));
-                    if (rnd.nextInt(3) == 0) { // a slot of its own, never merged into
-                        ByteBuffer gift = rnd.nextBoolean() ? ByteBuffer.allocate(n) : ByteBuffer.allocateDirect(n);
-                        gift.put(values, at, n).flip();
-                        assertThat(Splice.gift(p.writer(), gift)).isEqualTo(n);
-                    } else {
-                        assertThat(p.writer().write(values, at, n)).isEqualTo(n);
-                    }
-                    at += n;
-                }
-                consumed.acquire(ROUND); // the whole round is taken before the next one starts
-            }
-            p.writer().close();
-        }));
-        workers.add(h.start("reader", () -> {
-            SplittableRandom rnd = new SplittableRandom(seed ^ 1);
-            for (;;) {
-                byte[] b = new byte[rnd.nextInt(1, 300)];
-                long t0 = System.nanoTime();
-                int n = blocking.read(b);
-                if (n < 0) {
-                    break;
-                }
-                rec.piece("reader", Arrays.copyOf(b, n), t0);
-            }
-        }));
-        workers.add(h.start("nonblocking-reader", () -> {
-            SplittableRandom rnd = new SplittableRandom(seed ^ 2);
-            for (;;) {
-                byte[] b = new byte[rnd.nextInt(1, 300)];
-                long t0 = System.nanoTime();
-                int n = nonBlocking.read(b);
-                if (n < 0) {
-                    break;
-                }
-                if (n == 0) {
-                    Thread.yield(); // EAGAIN: empty, or a transfer holds the pipe
-                    continue;
-                }
-                rec.piece("nonblocking-reader", Arrays.copyOf(b, n), t0);
-            }
-        }));
-        workers.add(h.start("splicer", () -> {
-            SplittableRandom rnd = new SplittableRandom(seed ^ 3);
-            byte[] b = new byte[64 * 1024];
-            for (;;) {
-                long t0 = System.nanoTime();
-                long n = Splice.splice(splicing, spliced.writer(), rnd.nextInt(1, 600));
-                if (n < 0) {
-                    break;
-                }
-                int got = 0;
-                while (got < n) { // only this thread uses the private pipe: it holds exactly those bytes
-                    got += spliced.reader().read(b, got, (int) n - got);
-                }
-                rec.piece("splicer", Arrays.copyOf(b, got), t0);
-            }
-        }));
+        workers.add(h.start("writer", () -> writeRounds(h, p, round, consumed, seed)));
+        workers.add(h.start("reader", () -> readBlocking(blocking, rec, seed ^ 1)));
+        workers.add(h.start("nonblocking-reader", () -> readNonBlocking(nonBlocking, rec, seed ^ 2)));
+        workers.add(h.start("splicer", () -> spliceAndDrain(splicing, spliced, rec, seed ^ 3)));
         ReadEnd[] transferEnds = {transferA, transferB};
         for (int i = 0; i < 2; i++) {
             int id = i;
-            workers.add(h.start("transfer-" + i, () -> {
-                SplittableRandom rnd = new SplittableRandom(seed ^ (10 + id));
-                Flaky ch = new Flaky(seed ^ (20 + id));
-                String who = "transfer-" + id;
-                for (;;) {
-                    long t0 = System.nanoTime();
-                    long reported;
-                    try {
-                        reported = Splice.transferTo(transferEnds[id], ch, rnd.nextInt(1, 600));
-                    } catch (PartialTransferException e) {
-                        reported = e.bytesTransferred();
-                    } catch (InterruptedIOException e) {
-                        reported = e.bytesTransferred;
-                    } catch (IOException e) {
-                        assertThat(e.getMessage()).as("the channel's own failure, before it took anything")
-                                .isEqualTo("refused");
-                        reported = 0;
-                    }
-                    if (reported < 0) {
-                        break;
-                    }
-                    byte[] took = ch.takeCall();
-                    assertThat(took.length).as("%s: bytes the channel took vs the call's report", who)
-                            .isEqualTo(reported);
-                    if (took.length > 0) {
-                        rec.piece(who, took, t0);
-                    }
-                }
-            }));
+            workers.add(h.start("transfer-" + i, () -> transferToFlaky(transferEnds[id], id, rec, seed)));
         }
         Thread chaos = startResizer(h, p, seed ^ 4);
 
@@ -251,6 +160,113 @@ class ChannelTransferStressTest extends PipeContract {
                 .isEqualTo((long) rounds() * ROUND);
         Scenarios.report(name, seed, (long) rounds() * ROUND, start, p, ", " + pieces.size() + " pieces");
         all.forEach(ChannelTransferStressTest::quietly);
+    }
+
+    /** The writer: writes the rounds, some bytes by gift, each once the last was consumed; then closes. */
+    private void writeRounds(StressHarness h, Pipe p, AtomicInteger round, Semaphore consumed, long seed)
+            throws Exception {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        byte[] values = new byte[ROUND];
+        for (int i = 0; i < ROUND; i++) {
+            values[i] = (byte) i;
+        }
+        for (int r = 0; r < rounds() && !h.failed(); r++) {
+            round.set(r);
+            for (int at = 0; at < ROUND; ) {
+                int n = Math.min(ROUND - at, rnd.nextInt(1, 65));
+                if (rnd.nextInt(3) == 0) { // a slot of its own, never merged into
+                    ByteBuffer gift = rnd.nextBoolean() ? ByteBuffer.allocate(n) : ByteBuffer.allocateDirect(n);
+                    gift.put(values, at, n).flip();
+                    assertThat(Splice.gift(p.writer(), gift)).isEqualTo(n);
+                } else {
+                    assertThat(p.writer().write(values, at, n)).isEqualTo(n);
+                }
+                at += n;
+            }
+            consumed.acquire(ROUND); // the whole round is taken before the next one starts
+        }
+        p.writer().close();
+    }
+
+    /** The blocking reader: reads random amounts until end-of-stream, recording each piece. */
+    private static void readBlocking(ReadEnd blocking, Recorder rec, long seed) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (;;) {
+            byte[] b = new byte[rnd.nextInt(1, 300)];
+            long t0 = System.nanoTime();
+            int n = blocking.read(b);
+            if (n < 0) {
+                break;
+            }
+            rec.piece("reader", Arrays.copyOf(b, n), t0);
+        }
+    }
+
+    /** The nonblocking reader: like the blocking one, yielding whenever a read finds nothing to take. */
+    private static void readNonBlocking(ReadEnd nonBlocking, Recorder rec, long seed) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (;;) {
+            byte[] b = new byte[rnd.nextInt(1, 300)];
+            long t0 = System.nanoTime();
+            int n = nonBlocking.read(b);
+            if (n < 0) {
+                break;
+            }
+            if (n == 0) {
+                Thread.yield(); // EAGAIN: empty, or a transfer holds the pipe
+                continue;
+            }
+            rec.piece("nonblocking-reader", Arrays.copyOf(b, n), t0);
+        }
+    }
+
+    /** The splicer: splices random amounts into its private pipe and reads back exactly those bytes. */
+    private static void spliceAndDrain(ReadEnd splicing, Pipe spliced, Recorder rec, long seed) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        byte[] b = new byte[64 * 1024];
+        for (;;) {
+            long t0 = System.nanoTime();
+            long n = Splice.splice(splicing, spliced.writer(), rnd.nextInt(1, 600));
+            if (n < 0) {
+                break;
+            }
+            int got = 0;
+            while (got < n) { // only this thread uses the private pipe: it holds exactly those bytes
+                got += spliced.reader().read(b, got, (int) n - got);
+            }
+            rec.piece("splicer", Arrays.copyOf(b, got), t0);
+        }
+    }
+
+    /** Transferrer {@code id}: transfers to a {@link Flaky} channel until end-of-stream, checking each report. */
+    private static void transferToFlaky(ReadEnd in, int id, Recorder rec, long seed) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(seed ^ (10 + id));
+        Flaky ch = new Flaky(seed ^ (20 + id));
+        String who = "transfer-" + id;
+        for (;;) {
+            long t0 = System.nanoTime();
+            long reported;
+            try {
+                reported = Splice.transferTo(in, ch, rnd.nextInt(1, 600));
+            } catch (PartialTransferException e) {
+                reported = e.bytesTransferred();
+            } catch (InterruptedIOException e) {
+                reported = e.bytesTransferred;
+            } catch (IOException e) {
+                assertThat(e.getMessage()).as("the channel's own failure, before it took anything")
+                        .isEqualTo("refused");
+                reported = 0;
+            }
+            if (reported < 0) {
+                break;
+            }
+            byte[] took = ch.takeCall();
+            assertThat(took.length).as("%s: bytes the channel took vs the call's report", who)
+                    .isEqualTo(reported);
+            if (took.length > 0) {
+                rec.piece(who, took, t0);
+            }
+        }
     }
 
     /** A source of a known byte stream that gives random amounts and fails at random, before or after giving. */

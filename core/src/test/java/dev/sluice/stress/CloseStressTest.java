@@ -49,6 +49,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 class CloseStressTest extends PipeContract {
     private static final int PIPE_BUF = Pipe.PIPE_BUF;
 
+    /** What the threads of one run share: its harness, its seed, its ledger and the interrupts seen. */
+    private record Run(StressHarness h, long seed, Ledger ledger, Io.Interrupts seen) {
+    }
+
     /** Counts the records at the start of {@code buf} that lie wholly within {@code stored} bytes. */
     private static int recordsWithin(byte[] buf, int stored, boolean mustEndOnBoundary, String who) {
         int off = 0;
@@ -85,7 +89,7 @@ class CloseStressTest extends PipeContract {
         StressHarness h = new StressHarness(name, kind, p);
         h.onFailure(ends::closeAll);
         Ledger ledger = new Ledger(writers);
-        Io.Interrupts seen = new Io.Interrupts();
+        Run run = new Run(h, seed, ledger, new Io.Interrupts());
         long share = (pipes.stressBytes() + writers - 1) / writers;
         LongAdder writersClosedMidWrite = new LongAdder();
         LongAdder readersClosedWhileBlocked = new LongAdder();
@@ -95,38 +99,8 @@ class CloseStressTest extends PipeContract {
         for (int i = 0; i < writers; i++) {
             int id = i;
             WriteEnd out = outs.get(i);
-            writerThreads.add(h.start("writer-" + i, () -> {
-                SplittableRandom rnd = new SplittableRandom(seed * 31 + id);
-                Io.Api api = new Io.Api(seed * 37 + id);
-                byte[] buf = new byte[Scenarios.bufferFor(Shape.PACKET_BATCHES)];
-                int[] seq = {0};
-                long bytes = 0;
-                while (bytes < share && !h.failed()) {
-                    int first = seq[0];
-                    int len = Scenarios.nextWrite(Shape.PACKET_BATCHES, buf, id, seq, rnd);
-                    Io.WriteOutcome o = Io.writeAll(out, buf, len, true, seen, api);
-                    if (o.end() == Io.End.COMPLETE) {
-                        bytes += len;
-                        continue;
-                    }
-                    assertThat(id).as("writer %d closed, but it is not one the chaos closes", id)
-                            .isGreaterThanOrEqualTo(keepWriters);
-                    assertThat(out.isOpen()).as("writer %d: handle open after %s", id, o.end()).isFalse();
-                    // CLOSED as documented; BROKEN when the write was blocked, its handle was closed and every
-                    // reader went away (end-of-stream: this was the last writer) before it ran again. See
-                    // blockedWriterWhoseHandleIsClosedGetsAsynchronousCloseEvenIfThePipeBreaksNext below.
-                    assertThat(o.end()).as("writer %d", id).isIn(Io.End.CLOSED, Io.End.BROKEN);
-                    if (o.stored() > 0) {
-                        writersClosedMidWrite.increment();
-                    }
-                    seq[0] = first + recordsWithin(buf, o.stored(), true, "writer-" + id);
-                    bytes += o.stored();
-                    break;
-                }
-                ledger.stored[id] = seq[0];
-                ledger.bytesStored[id] = bytes;
-                out.close();
-            }));
+            writerThreads.add(h.start("writer-" + i,
+                    () -> chaosWriter(run, out, id, share, keepWriters, writersClosedMidWrite)));
         }
         List<Thread> readerThreads = new ArrayList<>();
         for (int j = 0; j < readers; j++) {
@@ -134,34 +108,8 @@ class CloseStressTest extends PipeContract {
             ReadEnd in = ins.get(j);
             Ledger.ReaderLog log = ledger.newReader("reader-" + j, false);
             long apiSeed = seed * 41 + j;
-            readerThreads.add(h.start("reader-" + j, () -> {
-                Io.Api api = new Io.Api(apiSeed);
-                byte[] buf = new byte[2 * PIPE_BUF];
-                for (;;) {
-                    int n;
-                    try {
-                        n = Io.read(in, buf, 0, buf.length, seen, api);
-                    } catch (ClosedChannelException e) {
-                        assertThat(id).as("reader %d closed, but it is not one the chaos closes", id)
-                                .isGreaterThanOrEqualTo(keepReaders);
-                        assertThat(in.isOpen()).isFalse();
-                        if (e instanceof AsynchronousCloseException) {
-                            readersClosedWhileBlocked.increment();
-                        }
-                        return;
-                    }
-                    if (n == -1) {
-                        break;
-                    }
-                    Records.Header r = Records.check(buf, 0, writers, PIPE_BUF, log.name);
-                    if (n != r.length()) {
-                        throw new AssertionError(log.name + ": a packet-mode read returned " + n + " bytes for a "
-                                + r.length() + "-byte record");
-                    }
-                    log.add(r);
-                }
-                in.close();
-            }));
+            readerThreads.add(h.start("reader-" + j,
+                    () -> chaosReader(run, in, id, log, apiSeed, keepReaders, readersClosedWhileBlocked)));
         }
         // The closer: at random points of progress, close one of the closable handles.
         List<Integer> closable = new ArrayList<>();
@@ -203,6 +151,72 @@ class CloseStressTest extends PipeContract {
         Scenarios.report(name, seed, ledger.bytesStored(), start, p, String.format(
                 "; writers closed mid-write %d, readers closed while blocked %d", writersClosedMidWrite.sum(),
                 readersClosedWhileBlocked.sum()));
+    }
+
+    /** A writer of the random-closes run: writes its share unless the chaos closes it, then notes what it stored. */
+    private static void chaosWriter(Run run, WriteEnd out, int id, long share, int keepWriters,
+                                    LongAdder writersClosedMidWrite) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(run.seed() * 31 + id);
+        Io.Api api = new Io.Api(run.seed() * 37 + id);
+        byte[] buf = new byte[Scenarios.bufferFor(Shape.PACKET_BATCHES)];
+        int[] seq = {0};
+        long bytes = 0;
+        while (bytes < share && !run.h().failed()) {
+            int first = seq[0];
+            int len = Scenarios.nextWrite(Shape.PACKET_BATCHES, buf, id, seq, rnd);
+            Io.WriteOutcome o = Io.writeAll(out, buf, len, true, run.seen(), api);
+            if (o.end() == Io.End.COMPLETE) {
+                bytes += len;
+                continue;
+            }
+            assertThat(id).as("writer %d closed, but it is not one the chaos closes", id)
+                    .isGreaterThanOrEqualTo(keepWriters);
+            assertThat(out.isOpen()).as("writer %d: handle open after %s", id, o.end()).isFalse();
+            // CLOSED as documented; BROKEN when the write was blocked, its handle was closed and every
+            // reader went away (end-of-stream: this was the last writer) before it ran again. See
+            // blockedWriterWhoseHandleIsClosedGetsAsynchronousCloseEvenIfThePipeBreaksNext below.
+            assertThat(o.end()).as("writer %d", id).isIn(Io.End.CLOSED, Io.End.BROKEN);
+            if (o.stored() > 0) {
+                writersClosedMidWrite.increment();
+            }
+            seq[0] = first + recordsWithin(buf, o.stored(), true, "writer-" + id);
+            bytes += o.stored();
+            break;
+        }
+        run.ledger().stored[id] = seq[0];
+        run.ledger().bytesStored[id] = bytes;
+        out.close();
+    }
+
+    /** A reader of the random-closes run: checks and logs whole packets until end-of-stream or its close. */
+    private static void chaosReader(Run run, ReadEnd in, int id, Ledger.ReaderLog log, long apiSeed,
+                                    int keepReaders, LongAdder readersClosedWhileBlocked) throws Exception {
+        Io.Api api = new Io.Api(apiSeed);
+        byte[] buf = new byte[2 * PIPE_BUF];
+        for (;;) {
+            int n;
+            try {
+                n = Io.read(in, buf, 0, buf.length, run.seen(), api);
+            } catch (ClosedChannelException e) {
+                assertThat(id).as("reader %d closed, but it is not one the chaos closes", id)
+                        .isGreaterThanOrEqualTo(keepReaders);
+                assertThat(in.isOpen()).isFalse();
+                if (e instanceof AsynchronousCloseException) {
+                    readersClosedWhileBlocked.increment();
+                }
+                return;
+            }
+            if (n == -1) {
+                break;
+            }
+            Records.Header r = Records.check(buf, 0, run.ledger().writers, PIPE_BUF, log.name);
+            if (n != r.length()) {
+                throw new AssertionError(log.name + ": a packet-mode read returned " + n + " bytes for a "
+                        + r.length() + "-byte record");
+            }
+            log.add(r);
+        }
+        in.close();
     }
 
     /**
@@ -355,6 +369,7 @@ class CloseStressTest extends PipeContract {
         h.onFailure(ends::closeAll);
         Ledger ledger = new Ledger(writers);
         Io.Interrupts seen = new Io.Interrupts();
+        Run run = new Run(h, seed, ledger, seen);
         long readTarget = pipes.stressBytes() / 2;
         AtomicLong received = new AtomicLong();
         LongAdder partialBroken = new LongAdder();
@@ -365,35 +380,8 @@ class CloseStressTest extends PipeContract {
         for (int i = 0; i < writers; i++) {
             int id = i;
             WriteEnd out = outs.get(i);
-            writerThreads.add(h.start("writer-" + i, () -> {
-                SplittableRandom rnd = new SplittableRandom(seed * 31 + id);
-                Io.Api api = new Io.Api(seed * 37 + id);
-                byte[] buf = new byte[Scenarios.bufferFor(shape)];
-                int[] seq = {0};
-                long bytes = 0;
-                for (;;) {
-                    int first = seq[0];
-                    int len = Scenarios.nextWrite(shape, buf, id, seq, rnd);
-                    Io.WriteOutcome o = Io.writeAll(out, buf, len, packet, seen, api);
-                    if (o.end() == Io.End.COMPLETE) {
-                        bytes += len;
-                        continue;
-                    }
-                    if (o.end() == Io.End.CLOSED && h.failed()) {
-                        return; // aborted
-                    }
-                    assertThat(o.end()).as("writer %d", id).isEqualTo(Io.End.BROKEN);
-                    if (o.stored() > 0) {
-                        partialBroken.increment();
-                    }
-                    seq[0] = first + recordsWithin(buf, o.stored(), packet, "writer-" + id);
-                    bytes += o.stored();
-                    break;
-                }
-                ledger.stored[id] = seq[0];
-                ledger.bytesStored[id] = bytes;
-                // The handle stays open: the queued bytes must still be there when we look.
-            }));
+            writerThreads.add(h.start("writer-" + i,
+                    () -> writeUntilBroken(run, out, id, shape, packet, partialBroken)));
         }
         List<Thread> readerThreads = new ArrayList<>();
         for (int j = 0; j < readers; j++) {
@@ -426,32 +414,7 @@ class CloseStressTest extends PipeContract {
             }));
         }
         h.join(readerThreads, StressHarness.HANG_DEFAULT, "readers");
-        // Every writer must now fill the pipe and block. Under half-empty and adaptive a writer may sleep
-        // beside free room that the readers left when they stopped (it could not finish its write in it), so
-        // there the pipe need not be full: wait for every writer to be asleep with nothing changing.
-        // A kernel pipe has no options and does not report slot counts: wait for quiet writers there too.
-        WakePolicy policy = p.options() == null ? null : p.options().wakePolicy();
-        boolean fillsUp = policy != null && policy != WakePolicy.HALF_EMPTY && policy != WakePolicy.ADAPTIVE;
-        long[] last = {-1, -1};
-        h.awaitCondition(() -> {
-            PipeStat s = p.stat();
-            if (fillsUp && s.slotsUsed() < s.slots()) {
-                return false;
-            }
-            for (Thread t : writerThreads) {
-                if (t.getState() != Thread.State.WAITING) {
-                    return false;
-                }
-            }
-            if (!fillsUp) {
-                PipeCounters c = p.counters();
-                boolean settled = c.writerWaits() == last[0] && c.bytesWritten() == last[1];
-                last[0] = c.writerWaits();
-                last[1] = c.bytesWritten();
-                return settled;
-            }
-            return true;
-        }, Duration.ofSeconds(20), "a full pipe with every writer waiting");
+        awaitEveryWriterWaiting(h, p, writerThreads);
         Scenarios.closeAll(ins);
         h.join(writerThreads, StressHarness.HANG_DEFAULT, "writers after the last reader closed");
         h.check();
@@ -478,5 +441,67 @@ class CloseStressTest extends PipeContract {
         if (pipes.has(Capability.OCCUPANCY)) assertThat(after.slotsUsed()).isZero(); // not exported by kernel pipes
         Scenarios.report(name, seed, received.get() + queued, start, p, String.format(
                 "; %,d bytes left queued, %d writers broke mid-write", queued, partialBroken.sum()));
+    }
+
+    /** A writer of the broken-pipe run: writes until the pipe breaks, then notes what it stored. */
+    private static void writeUntilBroken(Run run, WriteEnd out, int id, Shape shape, boolean packet,
+                                         LongAdder partialBroken) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(run.seed() * 31 + id);
+        Io.Api api = new Io.Api(run.seed() * 37 + id);
+        byte[] buf = new byte[Scenarios.bufferFor(shape)];
+        int[] seq = {0};
+        long bytes = 0;
+        for (;;) {
+            int first = seq[0];
+            int len = Scenarios.nextWrite(shape, buf, id, seq, rnd);
+            Io.WriteOutcome o = Io.writeAll(out, buf, len, packet, run.seen(), api);
+            if (o.end() == Io.End.COMPLETE) {
+                bytes += len;
+                continue;
+            }
+            if (o.end() == Io.End.CLOSED && run.h().failed()) {
+                return; // aborted
+            }
+            assertThat(o.end()).as("writer %d", id).isEqualTo(Io.End.BROKEN);
+            if (o.stored() > 0) {
+                partialBroken.increment();
+            }
+            seq[0] = first + recordsWithin(buf, o.stored(), packet, "writer-" + id);
+            bytes += o.stored();
+            break;
+        }
+        run.ledger().stored[id] = seq[0];
+        run.ledger().bytesStored[id] = bytes;
+        // The handle stays open: the queued bytes must still be there when we look.
+    }
+
+    /** Waits until every writer of {@code writerThreads} waits on the pipe with nothing changing any more. */
+    private static void awaitEveryWriterWaiting(StressHarness h, Pipe p, List<Thread> writerThreads) {
+        // Every writer must now fill the pipe and block. Under half-empty and adaptive a writer may sleep
+        // beside free room that the readers left when they stopped (it could not finish its write in it), so
+        // there the pipe need not be full: wait for every writer to be asleep with nothing changing.
+        // A kernel pipe has no options and does not report slot counts: wait for quiet writers there too.
+        WakePolicy policy = p.options() == null ? null : p.options().wakePolicy();
+        boolean fillsUp = policy != null && policy != WakePolicy.HALF_EMPTY && policy != WakePolicy.ADAPTIVE;
+        long[] last = {-1, -1};
+        h.awaitCondition(() -> {
+            PipeStat s = p.stat();
+            if (fillsUp && s.slotsUsed() < s.slots()) {
+                return false;
+            }
+            for (Thread t : writerThreads) {
+                if (t.getState() != Thread.State.WAITING) {
+                    return false;
+                }
+            }
+            if (!fillsUp) {
+                PipeCounters c = p.counters();
+                boolean settled = c.writerWaits() == last[0] && c.bytesWritten() == last[1];
+                last[0] = c.writerWaits();
+                last[1] = c.bytesWritten();
+                return settled;
+            }
+            return true;
+        }, Duration.ofSeconds(20), "a full pipe with every writer waiting");
     }
 }

@@ -110,30 +110,10 @@ class SpliceChainStressTest extends PipeContract {
         ReadEnd[] p1Readers = {p1.reader(), p1ReaderB};
         for (int s = 0; s < 2; s++) {
             int sid = s;
-            threads.add(h.start("splicer-" + s, () -> {
-                SplittableRandom rnd = new SplittableRandom(seed ^ (0x5B11CE + sid));
-                ReadEnd in = p1Readers[sid];
-                while (Splice.splice(in, p2Writers[sid], rnd.nextInt(Records.PIPE_BUF, 64 * 1024 + 1)) != -1) {
-                    // each call moves at least one slot; -1 once every writer of P1 is closed and P1 is empty
-                }
-                in.close();
-                p2Writers[sid].close();
-            }));
+            threads.add(h.start("splicer-" + s,
+                    () -> spliceAll(p1Readers[sid], p2Writers[sid], seed ^ (0x5B11CE + sid))));
         }
-        threads.add(h.start("teer", () -> {
-            SplittableRandom rnd = new SplittableRandom(seed ^ 0x7EE);
-            for (long n; (n = Splice.tee(p2.reader(), p3.writer(), rnd.nextInt(Records.PIPE_BUF, 32 * 1024
-                    + 1))) != -1; ) {
-                // Only this thread consumes P2, so the slots just teed are still at its tail: move exactly them.
-                for (long moved = 0; moved < n; ) {
-                    long m = Splice.splice(p2.reader(), p4.writer(), n - moved);
-                    assertThat(m).as("splice after tee").isPositive();
-                    moved += m;
-                }
-            }
-            p3.writer().close();
-            p4.writer().close();
-        }));
+        threads.add(h.start("teer", () -> teeAndSpliceAll(p2, p3, p4, seed ^ 0x7EE)));
         Ledger.ReaderLog log3 = ledger3.newReader("reader-3", true);
         Ledger.ReaderLog log4 = ledger4.newReader("reader-4", true);
         threads.add(h.start("reader-3", () -> readAll(p3.reader(), log3, seed ^ 3)));
@@ -150,6 +130,32 @@ class SpliceChainStressTest extends PipeContract {
         assertThat(p2.counters().bytesWritten()).isEqualTo(stored);
         assertThat(p4.counters().bytesRead()).isEqualTo(stored);
         Scenarios.report(name, seed, stored, start, p2, "");
+    }
+
+    /** A splicer: moves P1's slots from {@code in} to {@code out} until P1 ends, then closes both handles. */
+    private static void spliceAll(ReadEnd in, WriteEnd out, long seed) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        while (Splice.splice(in, out, rnd.nextInt(Records.PIPE_BUF, 64 * 1024 + 1)) != -1) {
+            // each call moves at least one slot; -1 once every writer of P1 is closed and P1 is empty
+        }
+        in.close();
+        out.close();
+    }
+
+    /** The teer: tees what P2 holds into P3, splices those same bytes into P4, and closes both at the end. */
+    private static void teeAndSpliceAll(Pipe p2, Pipe p3, Pipe p4, long seed) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (long n; (n = Splice.tee(p2.reader(), p3.writer(), rnd.nextInt(Records.PIPE_BUF, 32 * 1024
+                + 1))) != -1; ) {
+            // Only this thread consumes P2, so the slots just teed are still at its tail: move exactly them.
+            for (long moved = 0; moved < n; ) {
+                long m = Splice.splice(p2.reader(), p4.writer(), n - moved);
+                assertThat(m).as("splice after tee").isPositive();
+                moved += m;
+            }
+        }
+        p3.writer().close();
+        p4.writer().close();
     }
 
     private static void readAll(ReadEnd in, Ledger.ReaderLog log, long seed) throws Exception {
