@@ -15,8 +15,9 @@ import org.opentest4j.TestAbortedException;
  * The pipes this module runs core's contract suite over: kernel pipes, named in this module's
  * {@code META-INF/services}. They open as asked, carry a byte stream and wake a blocked writer as soon as room
  * frees; what only the in-process pipe has (its occupancy, pool, wait queue, splice and transfers between its
- * ends) they lack, so those tests do not run here (kernel splice and tee have tests of their own). Options a kernel pipe cannot
- * honour abort the test with the reason; the policies change nothing a caller can observe and are ignored.
+ * ends) they lack, so those tests do not run here (kernel splice and tee have tests of their own). Options a
+ * kernel pipe cannot honour abort the test with the reason; the policies change nothing a caller can observe
+ * and are ignored.
  */
 public final class KernelTestPipes implements PipeFactory.Source {
     private static final Set<Capability> CAPABILITIES =
