@@ -110,7 +110,7 @@ class ChannelTransferStressTest {
         Pipe p = TestPipes.open(PipeOptions.builder().capacity(4 * 4096).build());
         Pipe spliced = TestPipes.open(PipeOptions.builder().capacity(64 * 1024).build());
         ReadEnd blocking = p.reader();
-        ReadEnd nonBlocking = p.reader().dup();
+        ReadEnd nonBlocking = p.reader().reopen(); // a description of its own: a dup would share the mode
         nonBlocking.setNonBlocking(true);
         ReadEnd splicing = p.reader().dup();
         ReadEnd transferA = p.reader().dup();
