@@ -59,7 +59,7 @@ public interface Pipe extends AutoCloseable {
         return new dev.sluice.internal.engine.InProcessPipe(options, account == null ? null : account.charging());
     }
 
-    /** {@return the read handle the pipe was opened with; {@link ReadEnd#dup()} makes more} */
+    /** {@return the read handle the pipe was opened with; {@link ReadEnd#dup()} and {@code reopen()} make more} */
     ReadEnd reader();
 
     /** {@return the write handle the pipe was opened with; {@link WriteEnd#dup()} makes more} */
@@ -129,7 +129,7 @@ public interface Pipe extends AutoCloseable {
 
     /**
      * Closes the two handles the pipe was opened with, {@link #reader()} and {@link #writer()}. Handles made
-     * from them with {@code dup()} are not closed: each is closed on its own, and a side
+     * from them with {@code dup()} or {@code reopen()} are not closed: each is closed on its own, and a side
      * stays open, as on Linux, until its last handle is. So a {@code try (Pipe p = Pipe.open()) {...}} block
      * that hands no handle on leaves nothing open. Closing twice does nothing.
      */

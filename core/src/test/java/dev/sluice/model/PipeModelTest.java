@@ -40,10 +40,6 @@ class PipeModelTest {
     }
 
     /**
-     * Runs {@code ops}, then (also when the check failed) counts the cases they went through for jqwik's
-     * statistics, requiring each of {@code required} in at least three tries of the property.
-     */
-    /**
      * Runs the ops against the model and counts the cases they went through, each of {@code required} in at
      * least {@code least} of the property's runs.
      */

@@ -42,7 +42,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #consumed}), and, once the pipe is shared with a child process, also by the JVM-wide
  * {@link Poller} thread when epoll reports the descriptor ready. So a blocked caller can be interrupted,
  * can time out, is woken by {@code close()}, and a virtual thread does not pin its carrier. Every handle owns one
- * descriptor; {@code dup()} makes a new one. See {@link FdCell} for how a closed descriptor number is kept
+ * descriptor; {@code dup()} makes a new one on the same open file description ({@code F_DUPFD_CLOEXEC}), so
+ * the two share their mode, and {@code reopen()} one on a new description (through {@code /proc/self/fd}).
+ * See {@link FdCell} for how a closed descriptor number is kept
  * from being used again: system calls hold a use count, and {@code close(2)} runs when the last use ends.
  *
  * <p><b>Closing.</b> Close every handle when done: that is the contract, as for any descriptor, and it
