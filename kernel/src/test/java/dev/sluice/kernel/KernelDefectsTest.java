@@ -248,7 +248,8 @@ class KernelDefectsTest {
      * A gathering write of more than 2 GiB, read until more than 2 GiB has come out and then left blocked on
      * the full pipe and interrupted: the exception reports every byte the call stored, which no {@code int}
      * can. Thirty-five views of one 64 MiB direct buffer make the 2.2 GiB without the memory; the interrupt
-     * needs no timing, as a write that can still store bytes stores them first and the pipe stays full.
+     * needs no timing, as a write that can still store bytes stores them first and the pipe stays full. Unlike
+     * the others here it guards rather than reproduces: the exact {@code long} accessors came before the issue.
      */
     @ParameterizedTest(name = "{0} pipe, {1} thread")
     @CsvSource({"kernel, platform", "kernel, virtual", "in-process, platform", "in-process, virtual"})
