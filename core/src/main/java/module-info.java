@@ -4,7 +4,7 @@
  * <p>The API is {@code dev.sluice} (pipes, ends, options, splice), {@code dev.sluice.io} (stream adapters) and
  * {@code dev.sluice.policy} (the kernel list's choices as options). Everything under {@code dev.sluice.internal}
  * is the implementation: {@code dev.sluice.internal} itself is exported to the kernel module only (the checks,
- * failures and handle mode every pipe shares), its sub-packages to nobody.
+ * failures, open file descriptions and handle base every pipe shares), its sub-packages to nobody.
  */
 module dev.sluice {
     // Flight Recorder events, if the runtime has the module (internal.jfr.Flight checks).

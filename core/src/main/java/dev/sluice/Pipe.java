@@ -59,7 +59,7 @@ public interface Pipe extends AutoCloseable {
         return new dev.sluice.internal.engine.InProcessPipe(options, account == null ? null : account.charging());
     }
 
-    /** {@return the read handle the pipe was opened with; {@link ReadEnd#dup()} makes more} */
+    /** {@return the read handle the pipe was opened with; {@link ReadEnd#dup()} and {@code reopen()} make more} */
     ReadEnd reader();
 
     /** {@return the write handle the pipe was opened with; {@link WriteEnd#dup()} makes more} */
@@ -71,7 +71,8 @@ public interface Pipe extends AutoCloseable {
     /**
      * Changes the capacity while the pipe is in use ({@code F_SETPIPE_SZ}). The size is rounded up as Linux
      * rounds it: below a page to one page, else to a power-of-two number of pages. Queued bytes are kept in
-     * order; blocked writers are woken if there is more room. On any failure nothing changes.
+     * order; blocked writers are woken if there is more room. On any failure nothing changes. The same as
+     * {@link #setCapacity(long) setCapacity((long) bytes)}.
      *
      * @param bytes wanted capacity
      * @return the capacity now in force, in bytes
@@ -83,6 +84,33 @@ public interface Pipe extends AutoCloseable {
      * @throws PipeLimitException       if growing would exceed the shared account's limits ({@code EPERM})
      */
     int setCapacity(int bytes);
+
+    /**
+     * {@link #setCapacity(int)} for any size {@code F_SETPIPE_SZ} takes, an unsigned 32-bit one: up to
+     * 2<sup>32</sup> − 1 bytes. A size above the largest pipe allowed fails as any size above the maximum
+     * does, with {@link IllegalArgumentException} ({@code EPERM}), and so does one above 2<sup>32</sup> − 1
+     * (which {@code fcntl} would cut to its low 32 bits); negative sizes are refused. On any failure nothing
+     * changes.
+     *
+     * <p>The default implementation refuses what an {@code int} cannot hold and passes the rest to
+     * {@link #setCapacity(int)}; Sluice's pipes refuse with the same message either way.
+     *
+     * @param bytes wanted capacity
+     * @return the capacity now in force, in bytes
+     * @throws IllegalArgumentException if {@code bytes} is negative or above the largest allowed size
+     * @throws IllegalStateException    as {@link #setCapacity(int)}
+     * @throws PipeLimitException       as {@link #setCapacity(int)}
+     */
+    default int setCapacity(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("capacity must not be negative, was " + bytes);
+        }
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("capacity " + bytes
+                    + " exceeds the largest pipe this implementation allows (Linux: EPERM over pipe-max-size)");
+        }
+        return setCapacity((int) bytes);
+    }
 
     /** {@return a snapshot of sizes, handles and times ({@code fstat})} */
     PipeStat stat();
@@ -101,7 +129,7 @@ public interface Pipe extends AutoCloseable {
 
     /**
      * Closes the two handles the pipe was opened with, {@link #reader()} and {@link #writer()}. Handles made
-     * from them with {@code dup()} are not closed: each is closed on its own, and a side
+     * from them with {@code dup()} or {@code reopen()} are not closed: each is closed on its own, and a side
      * stays open, as on Linux, until its last handle is. So a {@code try (Pipe p = Pipe.open()) {...}} block
      * that hands no handle on leaves nothing open. Closing twice does nothing.
      */

@@ -8,12 +8,24 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A handle on one side of a {@link Pipe}: the analogue of a file descriptor of {@code pipe(2)}.
  *
- * <p>Each handle has its own mode (blocking or not, timeout) and is closed on its own; a side of the pipe
- * stays open while any handle of it is open, so end-of-stream and broken pipe come when the <em>last</em>
- * handle of a side closes, whichever thread holds it. {@code dup()} on {@link ReadEnd} and
- * {@link WriteEnd} makes another handle, as {@code dup(2)} or {@code fork(2)} would. Unlike {@code dup(2)},
- * which shares {@code O_NONBLOCK} between the copies, a duplicate starts with a copy of the mode and then
- * goes its own way.
+ * <p><b>Handles and descriptions.</b> As on Linux, where a file descriptor refers to an open file
+ * description, a handle refers to a <em>description</em>, and the mode lives there: blocking or not
+ * ({@code O_NONBLOCK}, {@link #setNonBlocking}) and packet mode ({@code O_DIRECT},
+ * {@link WriteEnd#setPacketMode}). {@link #dup()} makes another handle on the same description, as
+ * {@code dup(2)} or {@code fork(2)} would, so a mode set through either handle holds for both (and for every
+ * other handle of that description). {@link #reopen()} makes a handle on a new description of the same side
+ * of the pipe, as {@code open("/proc/self/fd/N")} does, starting with a copy of the mode, which then goes its
+ * own way. {@link Pipe#open} makes two descriptions, one per side, as {@code pipe(2)} does.
+ *
+ * <p>The rest is the handle's own: it is closed on its own, and it has its own timeout (a Sluice addition;
+ * Linux has none on pipes), which {@code dup()} and {@code reopen()} copy. A side of the pipe stays open
+ * while any handle of it is open, so end-of-stream and broken pipe come when the <em>last</em> handle of a
+ * side closes, whichever thread holds it; closing a handle leaves the other handles of its description open.
+ *
+ * <p>A mode change is seen by the next decision a call makes about waiting, on any handle of the
+ * description; a call already waiting is not woken by it and waits on for data or room, as on Linux, where
+ * {@code pipe_read} and {@code pipe_write} test {@code O_NONBLOCK} only before they sleep. A blocking write
+ * that then finds the pipe full again returns its partial count.
  *
  * <p>Sluice's in-process pipe ({@link Pipe#open()}) and the kernel pipes of the {@code sluice-kernel} module
  * implement this interface alike, and the same conformance suite checks both. Handles are safe to use from
@@ -25,15 +37,18 @@ public interface PipeEnd extends Channel {
     Pipe pipe();
 
     /**
-     * Sets {@code O_NONBLOCK} on this handle. Nonblocking, a read of an empty pipe returns 0 instead of
+     * Sets {@code O_NONBLOCK} on this handle's description, and so on every handle {@link #dup()} made from
+     * it or from them ({@code fcntl(F_SETFL)}). Nonblocking, a read of an empty pipe returns 0 instead of
      * waiting, and a write to a full pipe stores what fits (all or nothing for at most
-     * {@link Pipe#PIPE_BUF} bytes) and returns the count, possibly 0.
+     * {@link Pipe#PIPE_BUF} bytes) and returns the count, possibly 0. A call already waiting is not woken
+     * (see the class documentation). On a closed handle nothing changes (Linux: {@code EBADF}): it no
+     * longer refers to the description.
      *
-     * @param on whether this handle is nonblocking
+     * @param on whether the description is nonblocking
      */
     void setNonBlocking(boolean on);
 
-    /** {@return whether this handle is nonblocking} */
+    /** {@return whether this handle's description is nonblocking} */
     boolean isNonBlocking();
 
     /**
@@ -87,10 +102,24 @@ public interface PipeEnd extends Channel {
     void close();
 
     /**
-     * Makes another handle on the same side; see the class documentation.
+     * Makes another handle on the same side and the same description, as {@code dup(2)} does: a mode set
+     * through either holds for both. The new handle starts with a copy of this handle's timeout.
      *
      * @return the new handle, open
-     * @throws IOException if this handle is closed
+     * @throws IOException if this handle is closed ({@link java.nio.channels.ClosedChannelException}), or a
+     *                     kernel pipe cannot have another descriptor
      */
     PipeEnd dup() throws IOException;
+
+    /**
+     * Makes another handle on the same side with a description of its own, as
+     * {@code open("/proc/self/fd/N")} does on Linux: it starts with a copy of this handle's mode (blocking or
+     * not, packet mode) and timeout, and a mode set through it, or through this handle, holds for its own
+     * description only.
+     *
+     * @return the new handle, open
+     * @throws IOException if this handle is closed ({@link java.nio.channels.ClosedChannelException}), or a
+     *                     kernel pipe cannot have another descriptor
+     */
+    PipeEnd reopen() throws IOException;
 }

@@ -75,9 +75,14 @@ public interface ReadEnd extends PipeEnd, ScatteringByteChannel {
     @Override
     ReadEnd dup() throws IOException;
 
+    /** {@inheritDoc} */
+    @Override
+    ReadEnd reopen() throws IOException;
+
     /**
      * An {@link InputStream} over this handle; closing it closes this handle. The handle must stay in
-     * blocking mode while the stream is used.
+     * blocking mode while the stream is used: so must its description, which a {@link #dup()} shares (a
+     * {@link #reopen()} does not).
      *
      * @return a new stream
      */

@@ -64,27 +64,33 @@ public interface WriteEnd extends PipeEnd, GatheringByteChannel {
     }
 
     /**
-     * Sets packet mode ({@code O_DIRECT}) for writes through this handle: each write of at most
+     * Sets packet mode ({@code O_DIRECT}) on this handle's description, and so for writes through every
+     * handle {@link #dup()} made from it or from them ({@code fcntl(F_SETFL)}): each write of at most
      * {@link Pipe#PIPE_BUF} bytes becomes one packet, larger writes 4096-byte packets, and readers get at
      * most one packet per read. As on Linux, packets never merge, but the first {@code n % 4096} bytes of a
      * packet write do join the newest page if a normal write left it with room: mixing modes on one pipe
-     * blurs packet boundaries there too.
+     * blurs packet boundaries there too. On a closed handle nothing changes (Linux: {@code EBADF}).
      *
-     * @param on whether writes through this handle are packets
+     * @param on whether writes through this handle's description are packets
      * @throws UnsupportedOperationException if this kind of pipe fixes the mode when it is opened
      */
     void setPacketMode(boolean on);
 
-    /** {@return whether writes through this handle are packets} */
+    /** {@return whether writes through this handle's description are packets} */
     boolean isPacketMode();
 
     /** {@inheritDoc} */
     @Override
     WriteEnd dup() throws IOException;
 
+    /** {@inheritDoc} */
+    @Override
+    WriteEnd reopen() throws IOException;
+
     /**
      * An {@link OutputStream} over this handle; closing it closes this handle. The handle must stay in
-     * blocking mode while the stream is used.
+     * blocking mode while the stream is used: so must its description, which a {@link #dup()} shares (a
+     * {@link #reopen()} does not).
      *
      * @return a new stream
      */

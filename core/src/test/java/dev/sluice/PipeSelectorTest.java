@@ -207,5 +207,10 @@ class PipeSelectorTest {
         public PipeEnd dup() {
             return this;
         }
+
+        @Override
+        public PipeEnd reopen() {
+            return this;
+        }
     }
 }

@@ -128,7 +128,7 @@ class Rule02MergeTest extends ConformanceTest {
     void mergingFollowsTheNewestPagesFlagNotTheWritersMode() throws Exception {
         Pipe p = open();
         WriteEnd normal = p.writer();
-        WriteEnd packets = p.writer().dup();
+        WriteEnd packets = p.writer().reopen(); // a description of its own: a dup would share packet mode
         packets.setPacketMode(true);
 
         packets.write(filled(10, 2));

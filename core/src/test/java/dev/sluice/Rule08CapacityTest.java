@@ -181,6 +181,72 @@ class Rule08CapacityTest extends ConformanceTest {
         assertThat(p.reader().available()).isEqualTo(10);
     }
 
+    /** F_SETPIPE_SZ's argument is an unsigned 32-bit size: the {@code long} overload takes all of them. */
+    @Test
+    void setCapacityTakesAnyUnsigned32BitSizeAndRefusesWhatIsAboveTheMaximum() throws Exception {
+        Pipe p = open();
+        p.writer().write(pattern(10));
+        assertThat(p.setCapacity(8192L)).isEqualTo(8192);
+        assertThat(p.setCapacity(0L)).as("below a page: one page").isEqualTo(4096);
+        assertThat(p.setCapacity(100_000L)).isEqualTo(131072);
+        for (long bytes : new long[] {(1L << 20) + 1, 1L << 31, (1L << 32) - 1, 1L << 32}) {
+            thrownBy(IllegalArgumentException.class, () -> p.setCapacity(bytes));
+            assertThat(p.capacity()).as("unchanged after %d", bytes).isEqualTo(131072);
+        }
+        thrownBy(IllegalArgumentException.class, () -> p.setCapacity(-1L));
+        assertThat(p.capacity()).isEqualTo(131072);
+        assertThat(p.reader().available()).isEqualTo(10);
+    }
+
+    /** A {@link Pipe} written before the {@code long} overload gets it from the interface, with the same rule. */
+    @Test
+    void theDefaultLongSetCapacityPassesIntSizesOnAndRefusesTheRest() {
+        Pipe real = open();
+        Pipe foreign = new Pipe() {
+            @Override
+            public ReadEnd reader() {
+                return real.reader();
+            }
+
+            @Override
+            public WriteEnd writer() {
+                return real.writer();
+            }
+
+            @Override
+            public int capacity() {
+                return real.capacity();
+            }
+
+            @Override
+            public int setCapacity(int bytes) {
+                return real.setCapacity(bytes);
+            }
+
+            @Override
+            public PipeStat stat() {
+                return real.stat();
+            }
+
+            @Override
+            public PipeCounters counters() {
+                return real.counters();
+            }
+
+            @Override
+            public void resetCounters() {
+                real.resetCounters();
+            }
+        };
+        assertThat(foreign.setCapacity(8192L)).isEqualTo(8192);
+        assertThat(thrownBy(IllegalArgumentException.class, () -> foreign.setCapacity((1L << 32) - 1)))
+                .hasMessageContaining("exceeds");
+        assertThat(thrownBy(IllegalArgumentException.class, () -> foreign.setCapacity(-1L)))
+                .hasMessageContaining("negative");
+        assertThat(real.capacity()).isEqualTo(8192);
+        foreign.close();
+    }
+
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void growingWakesAWriterBlockedOnAFullPipe(ThreadKind kind) throws Exception {

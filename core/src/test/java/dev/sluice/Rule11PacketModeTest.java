@@ -44,7 +44,8 @@ class Rule11PacketModeTest extends ConformanceTest {
         assertThat(p.writer().isPacketMode()).isFalse();
         p.writer().setPacketMode(true);
         assertThat(p.writer().isPacketMode()).isTrue();
-        assertThat(p.writer().dup().isPacketMode()).as("a dup copies the mode").isTrue();
+        assertThat(p.writer().dup().isPacketMode()).as("a dup shares the description").isTrue();
+        assertThat(p.writer().reopen().isPacketMode()).as("a reopen starts with a copy").isTrue();
 
         p.writer().write(new byte[] {1});
         p.writer().write(new byte[] {2});

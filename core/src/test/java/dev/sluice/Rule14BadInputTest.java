@@ -90,6 +90,20 @@ class Rule14BadInputTest extends ConformanceTest {
      */
     private static final String BUSY = "(EBUSY message)";
 
+    /** {@code setCapacity(long)}: F_SETPIPE_SZ takes an unsigned 32-bit size; above the largest pipe, EPERM. */
+    private static List<Arguments> badLongCapacities() {
+        List<Arguments> all = new ArrayList<>();
+        for (long bytes : new long[] {-1L, Integer.MIN_VALUE - 1L, Long.MIN_VALUE}) {
+            all.add(bad("setCapacity(" + bytes + "L)", IllegalArgumentException.class, "negative",
+                    f -> f.pipe.setCapacity(bytes)));
+        }
+        for (long bytes : new long[] {1L << 31, (1L << 32) - 1, 1L << 32, Long.MAX_VALUE}) {
+            all.add(bad("setCapacity(" + bytes + "L)", IllegalArgumentException.class, "exceeds",
+                    f -> f.pipe.setCapacity(bytes)));
+        }
+        return all;
+    }
+
     static Stream<Arguments> badCalls() {
         List<Arguments> all = new ArrayList<>();
         all.addAll(nullArguments());
@@ -219,6 +233,7 @@ class Rule14BadInputTest extends ConformanceTest {
             all.add(bad("setCapacity(" + bytes + ")", IllegalArgumentException.class, "exceeds",
                     f -> f.pipe.setCapacity(bytes)));
         }
+        all.addAll(badLongCapacities());
         all.add(bad("setCapacity above maxCapacity (EPERM)", IllegalArgumentException.class, "maxCapacity",
                 f -> f.pipe.setCapacity(2 * PipeOptions.DEFAULT_MAX_CAPACITY)));
         all.add(bad("setCapacity(1 GiB) above maxCapacity (EPERM)", IllegalArgumentException.class,

@@ -293,7 +293,7 @@ class Rule18ChannelTransferTest extends ConformanceTest {
             }
         });
         ch.awaitPaused(); // the channel has taken 3000 bytes and is still writing
-        ReadEnd nonBlocking = p.reader().dup();
+        ReadEnd nonBlocking = p.reader().reopen(); // a description of its own: a dup would share the mode
         nonBlocking.setNonBlocking(true);
         assertThat(nonBlocking.read(new byte[100])).as("EAGAIN while held").isZero();
         assertThat(nonBlocking.poll().readable()).isFalse();
@@ -418,7 +418,7 @@ class Rule18ChannelTransferTest extends ConformanceTest {
         Running<Long> transfer = start(kind, () -> Splice.transferFrom(source, p.writer(), 2 * 4096));
         source.entered.await();
 
-        WriteEnd w = p.writer().dup();
+        WriteEnd w = p.writer().reopen(); // a description of its own: a dup would share the mode
         w.setNonBlocking(true);
         byte[] other = ConformanceSupport.filled(4 * 4096, 9);
         assertThat(w.write(other)).as("two of four slots are promised to the transfer").isEqualTo(2 * 4096);

@@ -4,34 +4,52 @@ import dev.sluice.PipeEnd;
 import java.time.Duration;
 
 /**
- * The mode every pipe handle has, whatever the pipe: blocking or not ({@code O_NONBLOCK}), and the timeout
- * of its blocking calls. The in-process ends and the kernel module's ends extend it (this package is
- * exported to {@code dev.sluice.kernel} only).
+ * What every pipe handle has, whatever the pipe: its open file description ({@link Description}: blocking
+ * or not, packet mode), shared with the handles {@code dup()} made from it, and its own timeout. The
+ * in-process ends and the kernel module's ends extend it (this package is exported to
+ * {@code dev.sluice.kernel} only).
  *
- * <p>Both are read without any lock by threads deciding whether to wait, hence volatile. Each handle has its
- * own; a duplicate starts with a copy.
+ * <p>The timeout is read without any lock by threads about to wait, hence volatile. A blocking-mode check is
+ * two loads, the final description and its volatile flag: one more than when the flag was the handle's.
  */
 public abstract class EndBase implements PipeEnd {
-    private volatile boolean nonBlocking;
+    private final Description description;
     private volatile long timeoutNanos;
 
     /**
-     * @param nonBlocking  whether the handle starts nonblocking
+     * @param description  the handle's open file description: a new one, or the one it was duplicated from
      * @param timeoutNanos its timeout, 0 for none
      */
-    protected EndBase(boolean nonBlocking, long timeoutNanos) {
-        this.nonBlocking = nonBlocking;
+    protected EndBase(Description description, long timeoutNanos) {
+        this.description = description;
         this.timeoutNanos = timeoutNanos;
+    }
+
+    /**
+     * A handle on a description of its own, not in packet mode.
+     *
+     * @param nonBlocking  whether the description starts nonblocking
+     * @param timeoutNanos the handle's timeout, 0 for none
+     */
+    protected EndBase(boolean nonBlocking, long timeoutNanos) {
+        this(new Description(nonBlocking, false), timeoutNanos);
+    }
+
+    /** @return the open file description this handle refers to, shared with its duplicates */
+    public final Description description() {
+        return description;
     }
 
     @Override
     public final void setNonBlocking(boolean on) {
-        this.nonBlocking = on;
+        if (isOpen()) { // a closed handle refers to no description any more (Linux: EBADF); nothing changes
+            description.setNonBlocking(on);
+        }
     }
 
     @Override
     public final boolean isNonBlocking() {
-        return nonBlocking;
+        return description.nonBlocking();
     }
 
     @Override

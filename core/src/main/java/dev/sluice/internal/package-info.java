@@ -1,7 +1,8 @@
 /**
  * Sluice's internals. Nothing here is API: the module exports this package only to
  * {@code dev.sluice.kernel}, for what every pipe implementation shares (argument checks, the exceptions a
- * blocking call ends with, the deadline of a wait, the handle-mode base), and the sub-packages to nobody:
+ * blocking call ends with, the deadline of a wait, the open file description and the handle base), and the
+ * sub-packages to nobody:
  * <ul>
  *   <li>{@code engine}: the in-process pipe, its state ({@code PipeCore}), its one blocking protocol
  *       ({@code Blocking}) and the operations that run under it ({@code Call} and its subclasses);</li>

@@ -184,49 +184,54 @@ final class ModelCheck {
             }
             case Op.SetCapacity c -> {
                 expected = model.setCapacity(c.bytes());
-                actual = call(() -> Outcome.value(pipe.setCapacity(c.bytes())));
+                long bytes = c.bytes();
+                actual = call(() -> Outcome.value(bytes == (int) bytes ? pipe.setCapacity((int) bytes)
+                        : pipe.setCapacity(bytes)));
             }
             case Op.Dup d -> {
-                if (d.reader()) {
-                    int i = Math.floorMod(d.handle(), readers.size());
-                    expected = model.dup(model.readHandles.get(i));
-                    actual = call(() -> {
-                        readers.add(readers.get(i).dup());
-                        return Outcome.value(0);
-                    });
-                } else {
-                    int i = Math.floorMod(d.handle(), writers.size());
-                    expected = model.dup(model.writeHandles.get(i));
-                    actual = call(() -> {
-                        writers.add(writers.get(i).dup());
-                        return Outcome.value(0);
-                    });
-                }
+                Result r = d.reader()
+                        ? onHandle(readers, model.readHandles, d.handle(), model::dup, e -> added(readers, e.dup()))
+                        : onHandle(writers, model.writeHandles, d.handle(), model::dup, e -> added(writers, e.dup()));
+                expected = r.expected();
+                actual = r.actual();
+            }
+            case Op.Reopen d -> {
+                Result r = d.reader()
+                        ? onHandle(readers, model.readHandles, d.handle(), model::reopen,
+                                e -> added(readers, e.reopen()))
+                        : onHandle(writers, model.writeHandles, d.handle(), model::reopen,
+                                e -> added(writers, e.reopen()));
+                expected = r.expected();
+                actual = r.actual();
             }
             case Op.Close c -> {
-                if (c.reader()) {
-                    int i = Math.floorMod(c.handle(), readers.size());
-                    expected = model.close(model.readHandles.get(i));
-                    actual = call(() -> {
-                        readers.get(i).close();
-                        return Outcome.value(0);
-                    });
-                } else {
-                    int i = Math.floorMod(c.handle(), writers.size());
-                    expected = model.close(model.writeHandles.get(i));
-                    actual = call(() -> {
-                        writers.get(i).close();
-                        return Outcome.value(0);
-                    });
-                }
+                EndCall<PipeEnd> close = e -> {
+                    e.close();
+                    return Outcome.value(0);
+                };
+                Result r = c.reader() ? onHandle(readers, model.readHandles, c.handle(), model::close, close::run)
+                        : onHandle(writers, model.writeHandles, c.handle(), model::close, close::run);
+                expected = r.expected();
+                actual = r.actual();
             }
             case Op.SetPacketMode m -> {
-                setPacketMode(s, m);
-                expected = actual = Outcome.value(0);
+                Result r = onHandle(writers, model.writeHandles, m.handle(), h -> model.setPacketMode(h, m.on()), e -> {
+                    e.setPacketMode(m.on());
+                    return Outcome.value(0);
+                });
+                expected = r.expected();
+                actual = r.actual();
             }
             case Op.SetNonBlocking m -> {
-                setNonBlocking(s, m);
-                expected = actual = Outcome.value(0);
+                EndCall<PipeEnd> set = e -> {
+                    e.setNonBlocking(m.on());
+                    return Outcome.value(0);
+                };
+                java.util.function.Function<PipeModel.Handle, Outcome> inModel = h -> model.setNonBlocking(h, m.on());
+                Result r = m.reader() ? onHandle(readers, model.readHandles, m.handle(), inModel, set::run)
+                        : onHandle(writers, model.writeHandles, m.handle(), inModel, set::run);
+                expected = r.expected();
+                actual = r.actual();
             }
             case Op.Available a -> {
                 int i = Math.floorMod(a.handle(), readers.size());
@@ -251,24 +256,31 @@ final class ModelCheck {
         finish(sides.size() > 1 ? "pipe " + sides.indexOf(s) + ": " + op : op, expected, actual);
     }
 
-    /** Sets packet mode on a write handle of {@code s}, in the model and on the real handle. */
-    private static void setPacketMode(Side s, Op.SetPacketMode m) {
-        int i = Math.floorMod(m.handle(), s.writers.size());
-        s.model.writeHandles.get(i).packet = m.on();
-        s.writers.get(i).setPacketMode(m.on());
+    /** What the model expected of a call, and what the real pipe did. */
+    private record Result(Outcome expected, Outcome actual) {
     }
 
-    /** Sets nonblocking mode on a read or write handle of {@code s}, in the model and on the real handle. */
-    private static void setNonBlocking(Side s, Op.SetNonBlocking m) {
-        if (m.reader()) {
-            int i = Math.floorMod(m.handle(), s.readers.size());
-            s.model.readHandles.get(i).nonBlocking = m.on();
-            s.readers.get(i).setNonBlocking(m.on());
-        } else {
-            int i = Math.floorMod(m.handle(), s.writers.size());
-            s.model.writeHandles.get(i).nonBlocking = m.on();
-            s.writers.get(i).setNonBlocking(m.on());
-        }
+    /** A call on one real handle. */
+    @FunctionalInterface
+    private interface EndCall<E> {
+        Outcome run(E end) throws Exception;
+    }
+
+    /**
+     * Picks handle {@code index} of one side (modulo the handles it has had), asks the model what a call on it
+     * does, and makes the call on the real handle.
+     */
+    private static <E extends PipeEnd> Result onHandle(List<E> ends, List<PipeModel.Handle> handles, int index,
+            java.util.function.Function<PipeModel.Handle, Outcome> model, EndCall<E> real) {
+        int i = Math.floorMod(index, ends.size());
+        Outcome expected = model.apply(handles.get(i));
+        return new Result(expected, call(() -> real.run(ends.get(i))));
+    }
+
+    /** Records a new real handle, in the same place as the model's. */
+    private static <E> Outcome added(List<E> ends, E end) {
+        ends.add(end);
+        return Outcome.value(0);
     }
 
     private void finish(Object op, Outcome expected, Outcome actual) {
@@ -348,6 +360,8 @@ final class ModelCheck {
         for (int i = 0; i < readers.size(); i++) {
             PipeModel.Handle h = model.readHandles.get(i);
             check(name + "reader " + i + " poll()", readers.get(i).poll().linuxPollMask(), model.poll(h));
+            check(name + "reader " + i + " isNonBlocking()", readers.get(i).isNonBlocking() ? 1 : 0,
+                    h.nonBlocking() ? 1 : 0);
             if (h.open) {
                 int n = i;
                 Outcome avail = call(() -> Outcome.value(readers.get(n).available()));
@@ -357,8 +371,11 @@ final class ModelCheck {
             }
         }
         for (int i = 0; i < writers.size(); i++) {
-            check(name + "writer " + i + " poll()", writers.get(i).poll().linuxPollMask(),
-                    model.poll(model.writeHandles.get(i)));
+            PipeModel.Handle h = model.writeHandles.get(i);
+            check(name + "writer " + i + " poll()", writers.get(i).poll().linuxPollMask(), model.poll(h));
+            check(name + "writer " + i + " isNonBlocking()", writers.get(i).isNonBlocking() ? 1 : 0,
+                    h.nonBlocking() ? 1 : 0);
+            check(name + "writer " + i + " isPacketMode()", writers.get(i).isPacketMode() ? 1 : 0, h.packet() ? 1 : 0);
         }
         PipeCounters c = pipe.counters();
         check(name + "counters().bytesWritten", c.bytesWritten(), model.bytesWritten);

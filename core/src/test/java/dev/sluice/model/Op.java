@@ -16,23 +16,27 @@ sealed interface Op {
     record Read(int handle, int size, int shape) implements Op {
     }
 
-    /** {@code Pipe.setCapacity(bytes)}. */
-    record SetCapacity(int bytes) implements Op {
+    /** {@code Pipe.setCapacity(bytes)}: the {@code int} overload when the size is one, else the {@code long}. */
+    record SetCapacity(long bytes) implements Op {
     }
 
-    /** Duplicate a handle of one side. */
+    /** Duplicate a handle of one side: another handle on its description. */
     record Dup(boolean reader, int handle) implements Op {
+    }
+
+    /** Reopen a handle of one side: another handle on a new description with a copy of the mode. */
+    record Reopen(boolean reader, int handle) implements Op {
     }
 
     /** Close a handle of one side (closing twice does nothing). */
     record Close(boolean reader, int handle) implements Op {
     }
 
-    /** Packet mode on or off for a write handle. */
+    /** Packet mode on or off for a write handle's description. */
     record SetPacketMode(int handle, boolean on) implements Op {
     }
 
-    /** O_NONBLOCK on or off for a handle. */
+    /** O_NONBLOCK on or off for a handle's description. */
     record SetNonBlocking(boolean reader, int handle, boolean on) implements Op {
     }
 

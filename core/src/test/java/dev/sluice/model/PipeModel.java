@@ -13,7 +13,9 @@ import java.util.Set;
  * a signal arrives) and then reports what it moved.
  *
  * <p>State: a ring of at most {@code slots} page slots, each {@code {page, offset, len, PACKET | CAN_MERGE}};
- * open handles per side; per handle O_NONBLOCK and (write side) O_DIRECT.
+ * open handles per side, each referring to an open file description; per description O_NONBLOCK and
+ * (write side) O_DIRECT, which every handle of it sees ({@code dup} shares a description, {@code reopen} makes
+ * a new one with a copy of the mode, as open(2) of {@code /proc/self/fd/N} does).
  *
  * <p>Where Sluice deliberately follows a rule of its own, the model says so at that spot; every other
  * behaviour is Linux's.
@@ -58,24 +60,44 @@ final class PipeModel {
         }
     }
 
-    /** One handle (file descriptor). */
-    static final class Handle {
-        final boolean reader;
-        boolean open = true;
+    /** One open file description ({@code struct file}): the flags of {@code f_flags} a pipe looks at. */
+    static final class Description {
+        /** For traces: which handles share a description. */
+        final int id;
         boolean nonBlocking;
         /** O_DIRECT: meaningful for write handles only. */
         boolean packet;
 
-        Handle(boolean reader, boolean nonBlocking, boolean packet) {
-            this.reader = reader;
+        Description(int id, boolean nonBlocking, boolean packet) {
+            this.id = id;
             this.nonBlocking = nonBlocking;
             this.packet = packet;
+        }
+    }
+
+    /** One handle (file descriptor): open or closed, and the description it refers to. */
+    static final class Handle {
+        final boolean reader;
+        final Description description;
+        boolean open = true;
+
+        Handle(boolean reader, Description description) {
+            this.reader = reader;
+            this.description = description;
+        }
+
+        boolean nonBlocking() {
+            return description.nonBlocking;
+        }
+
+        boolean packet() {
+            return description.packet;
         }
 
         @Override
         public String toString() {
-            return (reader ? "R" : "W") + (open ? "" : " closed") + (nonBlocking ? " nonblocking" : "")
-                    + (packet ? " O_DIRECT" : "");
+            return (reader ? "R" : "W") + (open ? "" : " closed") + " d" + description.id
+                    + (nonBlocking() ? " nonblocking" : "") + (packet() ? " O_DIRECT" : "");
         }
     }
 
@@ -149,6 +171,8 @@ final class PipeModel {
     final List<Handle> writeHandles = new ArrayList<>();
     int readers = 1;
     int writers = 1;
+    /** Descriptions made so far, for their ids in traces. */
+    int descriptions;
 
     // Sluice's counters (PipeCounters), kept by their documented meaning.
     long bytesWritten;
@@ -169,8 +193,9 @@ final class PipeModel {
         this.maxCapacity = roundPipeSize(maxCapacity);
         this.slots = roundPipeSize(capacity) / PAGE;
         this.packetWritesMerge = packetWritesMerge;
-        readHandles.add(new Handle(true, nonBlockingRead, false));
-        writeHandles.add(new Handle(false, nonBlockingWrite, packetMode));
+        // pipe2 makes one description per side; O_DIRECT goes to the write side only.
+        readHandles.add(new Handle(true, new Description(++descriptions, nonBlockingRead, false)));
+        writeHandles.add(new Handle(false, new Description(++descriptions, nonBlockingWrite, packetMode)));
     }
 
     /** Linux round_pipe_size: below a page one page, else the next power of two. */
@@ -215,7 +240,7 @@ final class PipeModel {
         // Merge step, once, on entry: the sub-page remainder goes into the newest page if that page allows
         // merging and has room for all of it.
         int chars = n & (PAGE - 1);
-        if (chars != 0 && !ring.isEmpty() && (packetWritesMerge || !h.packet)) {
+        if (chars != 0 && !ring.isEmpty() && (packetWritesMerge || !h.packet())) {
             Slot last = ring.peekLast();
             if (last.canMerge && last.offset + last.len + chars <= PAGE) {
                 System.arraycopy(data, 0, last.page, last.offset + last.len, chars);
@@ -230,14 +255,14 @@ final class PipeModel {
                 int k = Math.min(PAGE, n - done);
                 System.arraycopy(data, done, s.page, 0, k);
                 s.len = k;
-                s.packet = h.packet;
-                s.canMerge = !h.packet;
+                s.packet = h.packet();
+                s.canMerge = !h.packet();
                 ring.addLast(s);
                 peakSlots = Math.max(peakSlots, ring.size());
                 done += k;
                 continue;
             }
-            if (h.nonBlocking) {
+            if (h.nonBlocking()) {
                 events.add(done == 0 ? "write: EAGAIN" : "write: partial");
                 break; // partial count, or EAGAIN (0)
             }
@@ -291,7 +316,7 @@ final class PipeModel {
             if (writers == 0 || done > 0) {
                 break;
             }
-            if (h.nonBlocking) {
+            if (h.nonBlocking()) {
                 events.add("read: EAGAIN");
                 return new Outcome.Returned(0, new byte[0]); // EAGAIN
             }
@@ -309,7 +334,8 @@ final class PipeModel {
 
     // ---- F_SETPIPE_SZ (§1.5) ------------------------------------------------------------------------------
 
-    Outcome setCapacity(int bytes) {
+    /** F_SETPIPE_SZ takes an unsigned 32-bit size; Sluice refuses what is above its largest pipe (EPERM). */
+    Outcome setCapacity(long bytes) {
         if (bytes < 0 || bytes > ABSOLUTE_MAX) {
             events.add("setCapacity: EINVAL");
             return Outcome.Threw.of(IllegalArgumentException.class); // EINVAL
@@ -342,11 +368,24 @@ final class PipeModel {
 
     // ---- handles ------------------------------------------------------------------------------------------
 
+    /** dup(2): another handle on the same description. */
     Outcome dup(Handle h) {
+        return addHandle(h, h.description);
+    }
+
+    /** open("/proc/self/fd/N"): another handle on a new description, with a copy of the mode. */
+    Outcome reopen(Handle h) {
+        return addHandle(h, new Description(descriptions + 1, h.nonBlocking(), h.packet()));
+    }
+
+    private Outcome addHandle(Handle h, Description d) {
         if (!h.open) {
             return Outcome.Threw.of(closed());
         }
-        Handle copy = new Handle(h.reader, h.nonBlocking, h.packet);
+        if (d != h.description) {
+            descriptions++;
+        }
+        Handle copy = new Handle(h.reader, d);
         if (h.reader) {
             readHandles.add(copy);
             readers++;
@@ -355,6 +394,34 @@ final class PipeModel {
             writers++;
         }
         return Outcome.value(0);
+    }
+
+    /** fcntl(F_SETFL, O_NONBLOCK): the description's flag, so every handle of it; a closed handle: EBADF. */
+    Outcome setNonBlocking(Handle h, boolean on) {
+        if (h.open) {
+            noteShared(h);
+            h.description.nonBlocking = on;
+        }
+        return Outcome.value(0); // Sluice reports nothing for a closed handle; nothing changes
+    }
+
+    /** fcntl(F_SETFL, O_DIRECT), as {@link #setNonBlocking}. */
+    Outcome setPacketMode(Handle h, boolean on) {
+        if (h.open) {
+            noteShared(h);
+            h.description.packet = on;
+        }
+        return Outcome.value(0);
+    }
+
+    /** Records a mode change that reaches another open handle than the one it was made through. */
+    private void noteShared(Handle h) {
+        for (Handle o : h.reader ? readHandles : writeHandles) {
+            if (o != h && o.open && o.description == h.description) {
+                events.add("mode: set through a shared description");
+                return;
+            }
+        }
     }
 
     Outcome close(Handle h) {
@@ -448,7 +515,7 @@ final class PipeModel {
             return emptySource(in, op);
         }
         if (to.full()) {
-            if (out.nonBlocking) {
+            if (out.nonBlocking()) {
                 events.add(op + ": EAGAIN, full target");
                 return Outcome.value(0);
             }
@@ -507,7 +574,7 @@ final class PipeModel {
             events.add(op + ": EOF");
             return Outcome.value(-1);
         }
-        if (in.nonBlocking) {
+        if (in.nonBlocking()) {
             events.add(op + ": EAGAIN, empty source");
             return Outcome.value(0);
         }

@@ -34,17 +34,13 @@ class PipeModelTest {
             "setCapacity: EINVAL", "setCapacity: EPERM", "setCapacity: EBUSY",
             "setCapacity: shrank a pipe holding data", "setCapacity: grew a full pipe",
             "close: last reader", "close: last writer", "close: last handle",
-            "whenReady: completed by a later step");
+            "whenReady: completed by a later step", "mode: set through a shared description");
 
     @Property(tries = 2500, shrinking = ShrinkingMode.FULL)
     void pipeBehavesLikeTheLinuxModel(@ForAll("setups") ModelCheck.Setup setup, @ForAll("ops") List<Op> ops) {
         runAndCount(new ModelCheck(setup, true), ops, REQUIRED, 3); // packet writes merge as on Linux
     }
 
-    /**
-     * Runs {@code ops}, then (also when the check failed) counts the cases they went through for jqwik's
-     * statistics, requiring each of {@code required} in at least three tries of the property.
-     */
     /**
      * Runs the ops against the model and counts the cases they went through, each of {@code required} in at
      * least {@code least} of the property's runs.
@@ -140,16 +136,19 @@ class PipeModelTest {
         Arbitrary<Integer> readSize = Arbitraries.frequencyOf(
                 Tuple.of(3, Arbitraries.of(0, 1, 100, 4095, 4096, 4097, 8192, 70000)),
                 Tuple.of(1, Arbitraries.integers().between(1, 20000)));
-        Arbitrary<Integer> capacity = Arbitraries.frequencyOf(
-                Tuple.of(3, Arbitraries.of(-1, 0, 1, 4096, 4097, 8192, 16384, 65536, 100000, 131072, 1 << 20,
-                        (1 << 20) + 1, 1 << 30, (1 << 30) + 1, Integer.MAX_VALUE, Integer.MIN_VALUE)),
-                Tuple.of(1, Arbitraries.integers().between(0, 300_000)));
+        // F_SETPIPE_SZ's argument is an unsigned 32-bit size: the long sizes go up to 2^32 - 1 and beyond.
+        Arbitrary<Long> capacity = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.of(-1L, 0L, 1L, 4096L, 4097L, 8192L, 16384L, 65536L, 100000L, 131072L,
+                        1L << 20, (1L << 20) + 1, 1L << 30, (1L << 30) + 1, (long) Integer.MAX_VALUE,
+                        (long) Integer.MIN_VALUE, 1L << 31, (1L << 32) - 1, 1L << 32, Long.MAX_VALUE, Long.MIN_VALUE)),
+                Tuple.of(1, Arbitraries.longs().between(0, 300_000)));
 
         Arbitrary<Integer> shape = Arbitraries.integers().between(0, 3);
         Arbitrary<Op> write = Combinators.combine(handle, writeSize, Arbitraries.longs(), shape).as(Op.Write::new);
         Arbitrary<Op> read = Combinators.combine(handle, readSize, shape).as(Op.Read::new);
         Arbitrary<Op> setCapacity = capacity.map(Op.SetCapacity::new);
         Arbitrary<Op> dup = Combinators.combine(side, handle).as(Op.Dup::new);
+        Arbitrary<Op> reopen = Combinators.combine(side, handle).as(Op.Reopen::new);
         Arbitrary<Op> close = Combinators.combine(side, handle).as(Op.Close::new);
         Arbitrary<Op> packet = Combinators.combine(handle, flag).as(Op.SetPacketMode::new);
         Arbitrary<Op> nonBlocking = Combinators.combine(side, handle, Arbitraries.frequency(
@@ -163,6 +162,7 @@ class PipeModelTest {
                 Tuple.of(25, read),
                 Tuple.of(8, setCapacity),
                 Tuple.of(5, dup),
+                Tuple.of(2, reopen),
                 Tuple.of(4, close),
                 Tuple.of(5, packet),
                 Tuple.of(5, nonBlocking),

@@ -120,7 +120,7 @@ class ChannelTransferStressTest extends PipeContract {
         Pipe p = pipes.open(options().capacity(4 * 4096).build());
         Pipe spliced = pipes.open(options().capacity(64 * 1024).build());
         ReadEnd blocking = p.reader();
-        ReadEnd nonBlocking = p.reader().dup();
+        ReadEnd nonBlocking = p.reader().reopen(); // a description of its own: a dup would share the mode
         nonBlocking.setNonBlocking(true);
         ReadEnd splicing = p.reader().dup();
         ReadEnd transferA = p.reader().dup();

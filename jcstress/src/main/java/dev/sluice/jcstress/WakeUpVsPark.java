@@ -136,7 +136,7 @@ public class WakeUpVsPark {
 
         {
             try {
-                thief = p.reader().dup();
+                thief = p.reader().reopen(); // its own description: a dup would share O_NONBLOCK
                 thief.setNonBlocking(true);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -176,7 +176,7 @@ public class WakeUpVsPark {
         {
             write(p, 4096);
             try {
-                thief = p.writer().dup();
+                thief = p.writer().reopen(); // its own description: a dup would share O_NONBLOCK
                 thief.setNonBlocking(true);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -2,17 +2,23 @@ package dev.sluice.kernel;
 
 import dev.sluice.Readiness;
 import dev.sluice.internal.Deadline;
+import dev.sluice.internal.Description;
 import dev.sluice.internal.EndBase;
 import dev.sluice.internal.Failures;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What the kernel read and write handles share: one descriptor of the pipe ({@link FdCell}), this
- * handle's Java-side mode, and the blocking-call skeleton.
+ * What the kernel read and write handles share: one descriptor of the pipe ({@link FdCell}), the Java side
+ * of its open file description ({@link Description}), and the blocking-call skeleton.
  *
- * <p>The descriptor itself is always {@code O_NONBLOCK}; "blocking" is this handle's flag. A blocking call
+ * <p>The descriptor itself is always {@code O_NONBLOCK}; "blocking" is a flag of the Java-side description.
+ * A {@link #dup()} shares both halves: its descriptor comes from {@code F_DUPFD_CLOEXEC}, so it refers to the
+ * same kernel description (the same {@code O_NONBLOCK}, always set, and {@code O_DIRECT}), and its handle to
+ * the same {@link Description}. A {@link #reopen()} opens a new kernel description through
+ * {@code /proc/self/fd} and gets a copy of the Java-side one. A blocking call
  * tries the system call, and on {@code EAGAIN} waits through {@link FdCell#park} (the JVM-wide poller
  * unparks it) and tries again. Interrupts, timeouts and {@link #close()} end the wait the way they end any
  * parked thread's.
@@ -23,8 +29,8 @@ abstract sealed class KernelEnd extends EndBase permits KernelReadEnd, KernelWri
     final KernelPipe pipe;
     final FdCell cell;
 
-    KernelEnd(KernelPipe pipe, int fd, int waitEvents, boolean nonBlocking, long timeoutNanos) {
-        super(nonBlocking, timeoutNanos);
+    KernelEnd(KernelPipe pipe, int fd, int waitEvents, Description description, long timeoutNanos) {
+        super(description, timeoutNanos);
         this.pipe = pipe;
         this.cell = new FdCell(fd, waitEvents, pipe.closeHook());
     }
@@ -50,6 +56,51 @@ abstract sealed class KernelEnd extends EndBase permits KernelReadEnd, KernelWri
         if (cell.close()) {
             pipe.handleClosed(this);
         }
+    }
+
+    /**
+     * {@code dup}: a new descriptor of this handle's open file description. The caller holds a use.
+     *
+     * @return the new descriptor, close-on-exec
+     * @throws IOException if the kernel refuses ({@code EMFILE})
+     */
+    int dupDescriptor() throws IOException {
+        int fd = LibC.fcntl(cell.fd, LibC.F_DUPFD_CLOEXEC, 0);
+        if (fd < 0) {
+            throw failure("dup: fcntl(F_DUPFD_CLOEXEC)", -fd);
+        }
+        return fd;
+    }
+
+    /**
+     * {@code reopen}: a new open file description of this handle's pipe, {@code O_NONBLOCK} as every
+     * descriptor of this module, opened through {@code /proc/self/fd} (which never blocks or fails with
+     * {@code ENXIO} for an anonymous pipe, readers or not). The caller holds a use.
+     *
+     * @param access {@code O_RDONLY} or {@code O_WRONLY}
+     * @param packet whether the new description is to have {@code O_DIRECT}
+     * @return the new descriptor, close-on-exec
+     * @throws IOException if the kernel refuses ({@code EMFILE}, or {@code ENOENT} without {@code /proc})
+     */
+    int reopenDescriptor(int access, boolean packet) throws IOException {
+        int flags = access | LibC.O_NONBLOCK | LibC.O_CLOEXEC;
+        String path = "/proc/self/fd/" + cell.fd;
+        int fd;
+        try (Arena arena = Arena.ofConfined()) {
+            fd = LibC.open(arena.allocateFrom(path), flags, 0);
+        }
+        if (fd < 0) {
+            throw failure("reopen: open(" + path + ")", -fd);
+        }
+        if (packet) {
+            // open(2) refuses O_DIRECT on a pipe (EINVAL); F_SETFL accepts it.
+            int r = LibC.fcntl(fd, LibC.F_SETFL, flags | LibC.O_DIRECT);
+            if (r < 0) {
+                LibC.close(fd);
+                throw failure("reopen: fcntl(F_SETFL, O_DIRECT) for the new handle", -r);
+            }
+        }
+        return fd;
     }
 
     /** The poll(2) events this end waits for. */

@@ -9,6 +9,7 @@ import dev.sluice.PipeOptions;
 import dev.sluice.PipeStat;
 import dev.sluice.ReadEnd;
 import dev.sluice.WriteEnd;
+import dev.sluice.internal.Description;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -41,7 +42,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #consumed}), and, once the pipe is shared with a child process, also by the JVM-wide
  * {@link Poller} thread when epoll reports the descriptor ready. So a blocked caller can be interrupted,
  * can time out, is woken by {@code close()}, and a virtual thread does not pin its carrier. Every handle owns one
- * descriptor; {@code dup()} makes a new one. See {@link FdCell} for how a closed descriptor number is kept
+ * descriptor; {@code dup()} makes a new one on the same open file description ({@code F_DUPFD_CLOEXEC}), so
+ * the two share their mode, and {@code reopen()} one on a new description (through {@code /proc/self/fd}).
+ * See {@link FdCell} for how a closed descriptor number is kept
  * from being used again: system calls hold a use count, and {@code close(2)} runs when the last use ends.
  *
  * <p><b>Closing.</b> Close every handle when done: that is the contract, as for any descriptor, and it
@@ -93,8 +96,9 @@ public final class KernelPipe implements Pipe {
     private final LongAdder writerWaits = new LongAdder();
 
     private KernelPipe(int rfd, int wfd, boolean nonBlockingRead, boolean nonBlockingWrite, boolean packetMode) {
-        this.reader = new KernelReadEnd(this, rfd, nonBlockingRead, 0);
-        this.writer = new KernelWriteEnd(this, wfd, nonBlockingWrite, 0, packetMode);
+        // pipe2 makes two open file descriptions, one per side.
+        this.reader = new KernelReadEnd(this, rfd, new Description(nonBlockingRead, false), 0);
+        this.writer = new KernelWriteEnd(this, wfd, new Description(nonBlockingWrite, packetMode), 0);
         open.add(reader);
         open.add(writer);
         cells.add(reader.cell);
@@ -498,6 +502,18 @@ public final class KernelPipe implements Pipe {
      */
     @Override
     public int setCapacity(int bytes) {
+        return setCapacity((long) bytes);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Kernel pipes: as {@link #setCapacity(int)}; sizes above the largest pipe Sluice allows are refused
+     * before the kernel is asked, as the in-process pipe refuses them (Linux would answer {@code EPERM}, or
+     * {@code EINVAL} above 2<sup>31</sup>).
+     */
+    @Override
+    public int setCapacity(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("capacity must not be negative, was " + bytes);
         }
@@ -512,7 +528,7 @@ public final class KernelPipe implements Pipe {
         }
         int size;
         try {
-            int r = LibC.fcntl(e.fd(), LibC.F_SETPIPE_SZ, bytes);
+            int r = LibC.fcntl(e.fd(), LibC.F_SETPIPE_SZ, (int) bytes); // at most ABSOLUTE_MAX_CAPACITY here
             if (r == -LibC.EBUSY) {
                 throw new IllegalStateException("setCapacity(" + bytes + ") on " + e
                         + ": the pipe holds more data than " + bytes

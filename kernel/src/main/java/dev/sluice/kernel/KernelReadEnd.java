@@ -2,6 +2,7 @@ package dev.sluice.kernel;
 
 import dev.sluice.internal.Checks;
 import dev.sluice.internal.Deadline;
+import dev.sluice.internal.Description;
 
 import dev.sluice.ReadEnd;
 import java.io.IOException;
@@ -19,8 +20,8 @@ import java.util.function.LongSupplier;
  */
 final class KernelReadEnd extends KernelEnd implements ReadEnd {
 
-    KernelReadEnd(KernelPipe pipe, int fd, boolean nonBlocking, long timeoutNanos) {
-        super(pipe, fd, LibC.EPOLLIN, nonBlocking, timeoutNanos);
+    KernelReadEnd(KernelPipe pipe, int fd, Description description, long timeoutNanos) {
+        super(pipe, fd, LibC.EPOLLIN, description, timeoutNanos);
     }
 
     @Override
@@ -139,11 +140,20 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
     public KernelReadEnd dup() throws IOException {
         cell.acquire();
         try {
-            int fd = LibC.fcntl(cell.fd, LibC.F_DUPFD_CLOEXEC, 0);
-            if (fd < 0) {
-                throw failure("dup: fcntl(F_DUPFD_CLOEXEC)", -fd);
-            }
-            KernelReadEnd copy = new KernelReadEnd(pipe, fd, isNonBlocking(), timeoutNanos());
+            KernelReadEnd copy = new KernelReadEnd(pipe, dupDescriptor(), description(), timeoutNanos());
+            pipe.handleOpened(copy);
+            return copy;
+        } finally {
+            cell.release();
+        }
+    }
+
+    @Override
+    public KernelReadEnd reopen() throws IOException {
+        cell.acquire();
+        try {
+            int fd = reopenDescriptor(LibC.O_RDONLY, false);
+            KernelReadEnd copy = new KernelReadEnd(pipe, fd, description().copy(), timeoutNanos());
             pipe.handleOpened(copy);
             return copy;
         } finally {

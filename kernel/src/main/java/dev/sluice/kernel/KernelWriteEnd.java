@@ -2,6 +2,7 @@ package dev.sluice.kernel;
 
 import dev.sluice.internal.Checks;
 import dev.sluice.internal.Deadline;
+import dev.sluice.internal.Description;
 import dev.sluice.internal.Failures;
 
 import dev.sluice.WriteEnd;
@@ -18,16 +19,16 @@ import java.util.function.LongUnaryOperator;
  * {@code PIPE_BUF} bytes is the kernel's: an {@code O_NONBLOCK} write of that size stores all or nothing,
  * and a gathering write is one {@code writev(2)} (or one {@code write(2)} of a bounce buffer).
  *
- * <p>Packet mode is {@code O_DIRECT}, a flag of the open file description. So that each handle has its
- * own mode, as the contract asks, {@link #dup()} opens a new description of the same pipe through
- * {@code /proc/self/fd} instead of sharing one as {@code dup(2)} would.
+ * <p>Packet mode is {@code O_DIRECT}, a flag of the open file description, as the {@link WriteEnd} contract
+ * has it: {@link #dup()} shares the kernel's description ({@code F_DUPFD_CLOEXEC}) and the Java-side one,
+ * and {@link #reopen()} opens a new description with the flag set as this one has it. The Java-side flag
+ * follows the kernel's: both change together, under the Java-side description's monitor, so that handles
+ * of one description never disagree about it.
  */
 final class KernelWriteEnd extends KernelEnd implements WriteEnd {
-    private volatile boolean packetMode;
 
-    KernelWriteEnd(KernelPipe pipe, int fd, boolean nonBlocking, long timeoutNanos, boolean packetMode) {
-        super(pipe, fd, LibC.EPOLLOUT, nonBlocking, timeoutNanos);
-        this.packetMode = packetMode;
+    KernelWriteEnd(KernelPipe pipe, int fd, Description description, long timeoutNanos) {
+        super(pipe, fd, LibC.EPOLLOUT, description, timeoutNanos);
     }
 
     @Override
@@ -155,56 +156,57 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
 
     @Override
     public void setPacketMode(boolean on) {
-        if (cell.tryAcquire()) {
+        Description d = description();
+        synchronized (d) { // the kernel's flag and the Java-side one change together (see the class comment)
+            if (!cell.tryAcquire()) {
+                return; // a closed handle refers to no description any more (Linux: EBADF); nothing changes
+            }
             try {
                 int fl = LibC.fcntl(cell.fd, LibC.F_GETFL, 0);
-                if (fl >= 0) {
-                    // F_SETFL replaces the flags: keep O_NONBLOCK and the rest.
-                    int r = LibC.fcntl(cell.fd, LibC.F_SETFL, on ? fl | LibC.O_DIRECT : fl & ~LibC.O_DIRECT);
-                    if (r < 0) {
-                        throw new IllegalStateException("setPacketMode(" + on + "): fcntl(F_SETFL) on " + this
-                                + " failed: " + LibC.describe(-r));
-                    }
+                // F_SETFL replaces the flags: keep O_NONBLOCK and the rest.
+                int set = on ? fl | LibC.O_DIRECT : fl & ~LibC.O_DIRECT;
+                int r = fl < 0 ? fl : LibC.fcntl(cell.fd, LibC.F_SETFL, set);
+                if (r < 0) {
+                    String call = fl < 0 ? "F_GETFL" : "F_SETFL";
+                    throw new IllegalStateException("setPacketMode(" + on + "): fcntl(" + call + ") on " + this
+                            + " failed: " + LibC.describe(-r));
                 }
+                d.setPacketMode(on);
             } finally {
                 cell.release();
             }
         }
-        this.packetMode = on;
     }
 
     @Override
     public boolean isPacketMode() {
-        return packetMode;
+        return description().packetMode();
     }
 
     @Override
     public KernelWriteEnd dup() throws IOException {
         cell.acquire();
         try {
+            KernelWriteEnd copy = new KernelWriteEnd(pipe, dupDescriptor(), description(), timeoutNanos());
+            pipe.handleOpened(copy);
+            return copy;
+        } finally {
+            cell.release();
+        }
+    }
+
+    @Override
+    public KernelWriteEnd reopen() throws IOException {
+        cell.acquire();
+        try {
+            Description d = description();
+            Description mode;
             int fd;
-            try (Arena arena = Arena.ofConfined()) {
-                // A new open file description of the same pipe, so O_DIRECT stays per handle.
-                // open(2) refuses O_DIRECT on a pipe (EINVAL), so packet mode is set afterwards with F_SETFL.
-                int flags = LibC.O_WRONLY | LibC.O_NONBLOCK | LibC.O_CLOEXEC;
-                fd = LibC.open(arena.allocateFrom("/proc/self/fd/" + cell.fd), flags, 0);
+            synchronized (d) { // the copied flag and the new descriptor's O_DIRECT agree
+                mode = d.copy();
+                fd = reopenDescriptor(LibC.O_WRONLY, mode.packetMode());
             }
-            if (fd >= 0 && packetMode) {
-                int r = LibC.fcntl(fd, LibC.F_SETFL, LibC.O_WRONLY | LibC.O_NONBLOCK | LibC.O_DIRECT);
-                if (r < 0) {
-                    LibC.close(fd);
-                    throw failure("dup: fcntl(F_SETFL, O_DIRECT) for a new handle", -r);
-                }
-            }
-            if (fd < 0) {
-                // ENXIO: no reader is left (a FIFO open for writing needs one), or /proc is missing.
-                // Share the description then: with no reader every write fails with EPIPE anyway.
-                fd = LibC.fcntl(cell.fd, LibC.F_DUPFD_CLOEXEC, 0);
-                if (fd < 0) {
-                    throw failure("dup: fcntl(F_DUPFD_CLOEXEC)", -fd);
-                }
-            }
-            KernelWriteEnd copy = new KernelWriteEnd(pipe, fd, isNonBlocking(), timeoutNanos(), packetMode);
+            KernelWriteEnd copy = new KernelWriteEnd(pipe, fd, mode, timeoutNanos());
             pipe.handleOpened(copy);
             return copy;
         } finally {
@@ -215,6 +217,6 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
     @Override
     public String toString() {
         return "KernelWriteEnd[fd " + cell.fd + (cell.isClosed() ? ", closed" : isNonBlocking() ? ", nonblocking" : "")
-                + (packetMode ? ", packet mode" : "") + "]";
+                + (isPacketMode() ? ", packet mode" : "") + "]";
     }
 }

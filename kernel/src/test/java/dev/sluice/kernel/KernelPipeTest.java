@@ -87,17 +87,20 @@ class KernelPipeTest {
     }
 
     /**
-     * Packet mode is a flag of the open file description, which dup(2) shares; the contract wants it per
-     * handle. Found by the model check against this kernel: open(2) refuses O_DIRECT on a pipe, so a dup
-     * that asked for it fell back to sharing the description, and turning packet mode off on the original
-     * turned it off on the copy too.
+     * Packet mode is a flag of the open file description. A reopen opens a description of its own, through
+     * /proc/self/fd; open(2) refuses O_DIRECT on a pipe, so the flag is set afterwards with F_SETFL (found by
+     * the model check against this kernel, when dup made the new description: asking open(2) for it fell back
+     * to sharing the description, and turning packet mode off on the original turned it off on the copy).
      */
     @Test
-    void packetModeStaysPerHandleAcrossDup() throws Exception {
+    void packetModeStaysPerDescriptionAcrossReopen() throws Exception {
         KernelPipe p = KernelPipe.open(PipeOptions.builder().packetMode(true).build());
-        var copy = p.writer().dup();
+        var copy = p.writer().reopen();
+        assertThat(flags(copy) & LibC.O_DIRECT).as("O_DIRECT set on the new description").isNotZero();
         p.writer().setPacketMode(false);
         assertThat(copy.isPacketMode()).isTrue();
+        assertThat(flags(copy) & LibC.O_DIRECT).isNotZero();
+        assertThat(flags(p.writer()) & LibC.O_DIRECT).isZero();
         copy.write(new byte[10]);
         copy.write(new byte[20]);
         p.writer().write(new byte[5]);
@@ -109,6 +112,40 @@ class KernelPipeTest {
         copy.close();
         p.reader().close();
         p.writer().close();
+    }
+
+    /**
+     * dup is F_DUPFD_CLOEXEC: the kernel's description is shared, so O_DIRECT set through either descriptor
+     * is the other's too, and the Java side agrees with the kernel on both handles. It failed before, when dup
+     * opened a new description.
+     */
+    @Test
+    void dupSharesTheKernelsDescriptionAndTheJavaSideFollows() throws Exception {
+        KernelPipe p = KernelPipe.open();
+        var copy = p.writer().dup();
+        var readCopy = p.reader().dup();
+        assertThat(flags(copy) & LibC.O_DIRECT).isZero();
+        copy.setPacketMode(true);
+        assertThat(flags(p.writer()) & LibC.O_DIRECT).as("the kernel's flag, through the original").isNotZero();
+        assertThat(p.writer().isPacketMode()).isTrue();
+        p.writer().setPacketMode(false);
+        assertThat(flags(copy) & LibC.O_DIRECT).isZero();
+        assertThat(copy.isPacketMode()).isFalse();
+        assertThat(flags(copy) & LibC.O_NONBLOCK).as("every descriptor of the module is O_NONBLOCK").isNotZero();
+        assertThat(flags(readCopy) & LibC.O_NONBLOCK).isNotZero();
+        copy.close();
+        readCopy.close();
+        copy.setPacketMode(true);
+        assertThat(p.writer().isPacketMode()).as("a closed handle changes nothing (EBADF)").isFalse();
+        assertThat(flags(p.writer()) & LibC.O_DIRECT).isZero();
+        p.reader().close();
+        p.writer().close();
+    }
+
+    private static int flags(dev.sluice.PipeEnd e) {
+        int fl = LibC.fcntl(((KernelEnd) e).fd(), LibC.F_GETFL, 0);
+        assertThat(fl).as("F_GETFL").isNotNegative();
+        return fl;
     }
 
     @Test

@@ -1,20 +1,22 @@
 package dev.sluice.internal.engine;
 
 import dev.sluice.Readiness;
+import dev.sluice.internal.Description;
 import dev.sluice.internal.EndBase;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What the in-process read and write handles share: the pipe they talk to, and whether this handle is
- * closed. The flag is written under the pipe's lock and read without it by waiters, hence volatile.
+ * What the in-process read and write handles share: the pipe they talk to, their open file description
+ * ({@link EndBase}), and whether this handle is closed. The flag is written under the pipe's lock and read
+ * without it by waiters, hence volatile.
  */
 public abstract sealed class InProcessEnd extends EndBase permits InProcessReadEnd, InProcessWriteEnd {
     private final PipeCore core;
     private volatile boolean closed;
 
-    InProcessEnd(PipeCore core, boolean nonBlocking, long timeoutNanos) {
-        super(nonBlocking, timeoutNanos);
+    InProcessEnd(PipeCore core, Description description, long timeoutNanos) {
+        super(description, timeoutNanos);
         this.core = core;
     }
 

@@ -52,6 +52,11 @@ public final class InProcessPipe implements Pipe {
     }
 
     @Override
+    public int setCapacity(long bytes) {
+        return core.setCapacity(bytes);
+    }
+
+    @Override
     public PipeStat stat() {
         return core.stat();
     }

@@ -3,6 +3,7 @@ package dev.sluice.internal.engine;
 import dev.sluice.Pipe;
 import dev.sluice.ReadEnd;
 import dev.sluice.internal.Checks;
+import dev.sluice.internal.Description;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.function.BooleanSupplier;
@@ -15,12 +16,13 @@ public final class InProcessReadEnd extends InProcessEnd implements ReadEnd {
     final BooleanSupplier pageCheck = () -> core().pageQueued(this);
 
     InProcessReadEnd(PipeCore core, InProcessPipe pipe, boolean nonBlocking) {
-        super(core, nonBlocking, 0);
+        super(core, new Description(nonBlocking, false), 0);
         this.pipe = pipe;
     }
 
-    private InProcessReadEnd(InProcessReadEnd from) {
-        super(from.core(), from.isNonBlocking(), from.timeoutNanos());
+    /** Another handle of {@code from}'s side, on {@code description}, with a copy of its timeout. */
+    private InProcessReadEnd(InProcessReadEnd from, Description description) {
+        super(from.core(), description, from.timeoutNanos());
         this.pipe = from.pipe;
     }
 
@@ -56,7 +58,13 @@ public final class InProcessReadEnd extends InProcessEnd implements ReadEnd {
     @Override
     public ReadEnd dup() throws IOException {
         core().addHandle(this);
-        return new InProcessReadEnd(this);
+        return new InProcessReadEnd(this, description());
+    }
+
+    @Override
+    public ReadEnd reopen() throws IOException {
+        core().addHandle(this);
+        return new InProcessReadEnd(this, description().copy());
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.sluice.internal.engine;
 import dev.sluice.Pipe;
 import dev.sluice.WriteEnd;
 import dev.sluice.internal.Checks;
+import dev.sluice.internal.Description;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.function.BooleanSupplier;
@@ -10,20 +11,18 @@ import java.util.function.BooleanSupplier;
 /** The in-process pipe's write handle; the contract is {@link WriteEnd}'s. */
 public final class InProcessWriteEnd extends InProcessEnd implements WriteEnd {
     private final InProcessPipe pipe;
-    private volatile boolean packetMode;
     /** The waiting writer's condition, made once per handle so that a wait allocates nothing. */
     final BooleanSupplier writableCheck = () -> core().writable(this);
 
     InProcessWriteEnd(PipeCore core, InProcessPipe pipe, boolean nonBlocking, boolean packetMode) {
-        super(core, nonBlocking, 0);
+        super(core, new Description(nonBlocking, packetMode), 0);
         this.pipe = pipe;
-        this.packetMode = packetMode;
     }
 
-    private InProcessWriteEnd(InProcessWriteEnd from) {
-        super(from.core(), from.isNonBlocking(), from.timeoutNanos());
+    /** Another handle of {@code from}'s side, on {@code description}, with a copy of its timeout. */
+    private InProcessWriteEnd(InProcessWriteEnd from, Description description) {
+        super(from.core(), description, from.timeoutNanos());
         this.pipe = from.pipe;
-        this.packetMode = from.packetMode;
     }
 
     @Override
@@ -51,23 +50,31 @@ public final class InProcessWriteEnd extends InProcessEnd implements WriteEnd {
 
     @Override
     public void setPacketMode(boolean on) {
-        this.packetMode = on;
+        if (!isClosed()) { // a closed handle refers to no description any more (Linux: EBADF)
+            description().setPacketMode(on);
+        }
     }
 
     @Override
     public boolean isPacketMode() {
-        return packetMode;
+        return description().packetMode();
     }
 
     @Override
     public WriteEnd dup() throws IOException {
         core().addHandle(this);
-        return new InProcessWriteEnd(this);
+        return new InProcessWriteEnd(this, description());
+    }
+
+    @Override
+    public WriteEnd reopen() throws IOException {
+        core().addHandle(this);
+        return new InProcessWriteEnd(this, description().copy());
     }
 
     @Override
     public String toString() {
         return "WriteEnd[" + (isClosed() ? "closed" : isNonBlocking() ? "open, nonblocking" : "open")
-                + (packetMode ? ", packet mode" : "") + "]";
+                + (isPacketMode() ? ", packet mode" : "") + "]";
     }
 }

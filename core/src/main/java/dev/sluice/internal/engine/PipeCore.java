@@ -720,7 +720,8 @@ public final class PipeCore extends PipePadAfter {
         return ring.capacity() * PAGE;
     }
 
-    int setCapacity(int bytes) {
+    /** F_SETPIPE_SZ: any {@code long}, so that the sizes an unsigned 32-bit argument has get one wording. */
+    int setCapacity(long bytes) {
         int size = Checks.roundCapacity(bytes, PipeOptions.ABSOLUTE_MAX_CAPACITY, "capacity");
         int slots = size / PAGE;
         int before;
