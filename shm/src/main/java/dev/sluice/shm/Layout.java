@@ -35,9 +35,8 @@ final class Layout {
     static final int PAGE = 4096;
     /** Up to 256 Ki slots (1 GiB), as {@code PipeOptions.ABSOLUTE_MAX_CAPACITY}. */
     static final int MAX_SLOTS = 1 << 18;
-    /** At most 64 processes: an entry number fits in the lock token's 8 bits with room to spare. */
+    /** 64 processes, one page of entries; an entry number fits in the lock token's 8 bits with room to spare. */
     static final int MAX_PROCS = 64;
-    static final int DEFAULT_PROCS = 64;
     static final int ENTRY = 64;
 
     static final long OFF_MAGIC = 0;
@@ -149,9 +148,9 @@ final class Layout {
                     + MAX_SLOTS);
         }
         int procs = header.get(ValueLayout.JAVA_INT, OFF_PROCS);
-        if (procs < 1 || procs > MAX_PROCS) {
-            throw new ShmPipeFormatException(what + " has " + procs + " process entries; 1 to " + MAX_PROCS
-                    + " are allowed");
+        if (procs != MAX_PROCS) {
+            throw new ShmPipeFormatException(what + " has " + procs + " process entries; layout version " + VERSION
+                    + " has " + MAX_PROCS);
         }
         Layout l = new Layout(slots, procs);
         long total = header.get(ValueLayout.JAVA_LONG, OFF_TOTAL);

@@ -243,7 +243,7 @@ public final class ShmPipe implements Pipe {
                     + System.getProperty("os.name") + " on " + System.getProperty("os.arch"));
         }
         int capacity = Checks.roundCapacity(options.capacity(), options.maxCapacity(), "capacity");
-        return new Layout(capacity / Layout.PAGE, Layout.DEFAULT_PROCS);
+        return new Layout(capacity / Layout.PAGE, Layout.MAX_PROCS);
     }
 
     /**

@@ -24,7 +24,11 @@ final class Records {
     }
 
     static byte[] make(int writer, int seq) {
-        int len = length(writer, seq);
+        return make(writer, seq, length(writer, seq));
+    }
+
+    /** @return a record of exactly {@code len} bytes */
+    static byte[] make(int writer, int seq, int len) {
         ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(len).putInt(writer).putInt(seq);
         for (int i = HEADER; i < len; i++) {
@@ -42,6 +46,28 @@ final class Records {
         x *= 0x7feb352d;
         x ^= x >>> 15;
         return x;
+    }
+
+    /**
+     * Checks one whole record read on its own.
+     *
+     * @return {@code writer << 32 | seq}
+     * @throws AssertionError if the bytes are not a record its writer made
+     */
+    static long verify(byte[] b, int n) {
+        ByteBuffer r = ByteBuffer.wrap(b, 0, n).order(ByteOrder.LITTLE_ENDIAN);
+        int len = r.getInt(0);
+        int writer = r.getInt(4);
+        int seq = r.getInt(8);
+        if (len != n) {
+            throw new AssertionError("a read of " + n + " bytes holds a record of " + len);
+        }
+        for (int i = HEADER; i < len; i++) {
+            if (b[i] != payload(writer, seq, i)) {
+                throw new AssertionError("writer " + writer + " record " + seq + ": byte " + i + " differs");
+            }
+        }
+        return (long) writer << 32 | seq;
     }
 
     /** Parses a stream of records as it arrives in pieces, and checks each one. */
