@@ -86,8 +86,8 @@ abstract sealed class ShmEnd extends EndBase permits ShmReadEnd, ShmWriteEnd {
     /**
      * {@inheritDoc}
      *
-     * <p>If the handle is not ready now, a virtual thread waits for it (parked, through the pipe's watcher) and
-     * completes the future; it ends when the handle is ready or closed.
+     * <p>A change made by this JVM completes the future before the call that made it returns; for a change made
+     * by another process, a virtual thread waits (parked, through the pipe's watcher) and completes it.
      */
     @Override
     public final CompletableFuture<Readiness> whenReady() {
@@ -97,27 +97,32 @@ abstract sealed class ShmEnd extends EndBase permits ShmReadEnd, ShmWriteEnd {
             f.complete(now);
             return f;
         }
-        Thread.ofVirtual().name("sluice-shm-ready").start(() -> {
-            try {
-                while (isOpen()) {
-                    Readiness r = poll();
-                    if (isReady(isRead(), r)) {
-                        f.complete(r);
-                        return;
-                    }
-                    enter();
-                    try {
-                        pipe.await(this, isRead(), new Deadline().reset(0), 0, "wait for readiness");
-                    } finally {
-                        leave();
-                    }
-                }
-                f.complete(INVALID);
-            } catch (IOException | RuntimeException e) {
-                f.complete(poll());
-            }
-        });
+        pipe.addPending(new ShmPipe.Pending(this, f));
+        if (!f.isDone()) {
+            Thread.ofVirtual().name("sluice-shm-ready").start(() -> awaitReady(f));
+        }
         return f;
+    }
+
+    private void awaitReady(CompletableFuture<Readiness> f) {
+        try {
+            while (!f.isDone()) {
+                Readiness r = poll();
+                if (isReady(isRead(), r)) {
+                    f.complete(r);
+                    break;
+                }
+                enter();
+                try {
+                    pipe.await(this, isRead(), new Deadline().reset(0), 0, "wait for readiness");
+                } finally {
+                    leave();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            f.complete(poll()); // the handle was closed (INVALID) or the pipe is corrupt: say what is known
+        }
+        pipe.settle();
     }
 
     @Override

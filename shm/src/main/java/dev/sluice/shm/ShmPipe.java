@@ -70,15 +70,18 @@ import java.util.concurrent.locks.LockSupport;
  * have to stop every peer, have each remap, and agree on the moment, which no peer can be made to do in
  * bounded time (a stopped or dying peer would hold the others up).
  *
- * <p><b>Waiting.</b> A thread that must wait spins briefly, then sleeps in {@code FUTEX_WAIT} on a word of
- * the mapping (process-shared, never {@code FUTEX_PRIVATE_FLAG}); the side that makes the pipe readable or
- * writable bumps the word and wakes one sleeper with {@code FUTEX_WAKE}, only if a thread is counted as
- * asleep. A platform thread sleeps in slices of at most 20 ms: an interrupt is seen at the end of the slice
- * (Thread.interrupt cannot reach a thread inside a system call), a timeout ends the last slice exactly, and a
- * close of the handle by another thread bumps and wakes the word at once. A virtual thread never sleeps in the
- * system call: it parks, and a watcher thread of this JVM sleeps on the word for it and unparks it on a change,
- * so interrupts, timeouts and closes reach it at once and its carrier is free meanwhile. See {@link Control}
- * for the lock, and how a dead lock owner is recovered from.
+ * <p><b>Waiting.</b> A thread that must wait spins briefly, then sleeps until a word of the mapping changes;
+ * the side that makes the pipe readable or writable bumps that word and, only if a thread is counted as
+ * asleep, wakes it with {@code FUTEX_WAKE} (process-shared, never {@code FUTEX_PRIVATE_FLAG}). The thread itself
+ * does not sit in {@code FUTEX_WAIT}: {@code Thread.interrupt()} cannot reach a thread inside a system call,
+ * and a virtual thread there would pin its carrier. It parks ({@link java.util.concurrent.locks.LockSupport}),
+ * and one watcher thread of this JVM per pipe and direction sleeps in {@code FUTEX_WAIT} for all of them and
+ * unparks them when the word changes. So an interrupt, a timeout and a close of the handle by another thread
+ * end the wait at once, as for the in-process pipe; a waiting thread shows as WAITING, not RUNNABLE; and a
+ * virtual thread frees its carrier. The price is one thread hand-off per wake-up;
+ * {@code -Dsluice.shm.directFutex=true} has platform threads sleep in the futex themselves, in slices of 20 ms
+ * (an interrupt is then seen at the end of a slice; a close still wakes them at once). See {@link Control} for
+ * the lock, and how a dead lock owner is recovered from.
  *
  * <p><b>Trust.</b> A peer process is trusted with the bytes in the pipe, never with this process's memory:
  * the header is checked once at attach (magic, version, page size, slot and entry counts, total size against
@@ -92,6 +95,13 @@ import java.util.concurrent.locks.LockSupport;
  * saw, and reports what only the shared side knows as -1.
  */
 public final class ShmPipe implements Pipe {
+    /**
+     * Whether platform threads sleep in {@code FUTEX_WAIT} themselves ({@code -Dsluice.shm.directFutex=true})
+     * rather than park while this JVM's watcher thread sleeps for them (the default). Direct saves a thread
+     * hand-off per wake-up (tens of microseconds on a small VM when the watcher must be scheduled) but an
+     * interrupt is then seen only at the end of a 20 ms slice, and the waiting thread shows as RUNNABLE.
+     */
+    static final boolean DIRECT_FUTEX = Boolean.getBoolean("sluice.shm.directFutex");
     private static final long SLICE_NANOS = 20_000_000L;
     private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 2_000 : 0;
     private static final int POLLIN = 0x1;
@@ -110,6 +120,15 @@ public final class ShmPipe implements Pipe {
     private final Watcher dataWatcher;
     private final Watcher roomWatcher;
     private final Instant created;
+    /** The largest capacity {@link #setCapacity} accepts as an argument (creation's options, else the default). */
+    private volatile int maxCapacity = PipeOptions.DEFAULT_MAX_CAPACITY;
+    /** Readiness futures of this JVM's handles, completed by this JVM's own calls as soon as they are ready. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Pending> pending =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** A readiness future and the handle it waits on. */
+    record Pending(ShmEnd end, java.util.concurrent.CompletableFuture<dev.sluice.Readiness> future) {
+    }
 
     private final LongAdder bytesWritten = new LongAdder();
     private final LongAdder bytesRead = new LongAdder();
@@ -228,8 +247,10 @@ public final class ShmPipe implements Pipe {
         Control c = new Control(region);
         long counts = 1 | 1L << 32;
         c.register(counts);
-        return new ShmPipe(region, c, path, counts, options.nonBlockingRead(), options.nonBlockingWrite(),
+        ShmPipe p = new ShmPipe(region, c, path, counts, options.nonBlockingRead(), options.nonBlockingWrite(),
                 options.packetMode());
+        p.maxCapacity = Math.max(options.maxCapacity(), p.capacity());
+        return p;
     }
 
     private static Layout layoutFor(PipeOptions options) {
@@ -470,6 +491,7 @@ public final class ShmPipe implements Pipe {
         } catch (ShmPipeFormatException e) {
             // A corrupt table: this process leaves anyway; the others will find the pipe corrupt themselves.
         }
+        settle();
         if (localHandles.decrementAndGet() == 0) {
             detach();
         }
@@ -499,6 +521,31 @@ public final class ShmPipe implements Pipe {
             control.scanPeers();
         } catch (ShmPipeFormatException e) {
             // The waiters' own calls report it.
+        }
+    }
+
+    // ---- readiness futures ----------------------------------------------------------------------------
+
+    /** Queues a future; {@link #settle()} or the handle's waiting thread completes it. */
+    void addPending(Pending p) {
+        pending.add(p);
+        settle(); // the state may have changed between the caller's poll and the queueing
+    }
+
+    /**
+     * Completes the queued futures whose handles are ready now: called after every call of this JVM that
+     * changes the pipe, so a future is complete when the read, write or close that made it ready returns.
+     */
+    void settle() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        for (Pending p : pending) {
+            dev.sluice.Readiness r = p.end().poll();
+            if (p.future().isDone() || ShmEnd.isReady(p.end().isRead(), r)) {
+                p.future().complete(r);
+                pending.remove(p);
+            }
         }
     }
 
@@ -580,14 +627,14 @@ public final class ShmPipe implements Pipe {
                 return;
             }
             boolean slicePassed;
-            if (t.isVirtual()) {
-                slicePassed = park(read, seq, deadline, seqWord);
-            } else {
+            if (DIRECT_FUTEX && !t.isVirtual()) {
                 long slice = SLICE_NANOS;
                 if (deadline.nanos() != 0) {
                     slice = Math.min(slice, Math.max(1, deadline.nanos() - System.nanoTime()));
                 }
                 slicePassed = Native.futexWait(region.base + seqWord, seq, slice) == -Native.ETIMEDOUT;
+            } else {
+                slicePassed = park(read, seq, deadline, seqWord);
             }
             if (ready(read) || !end.isOpen()) {
                 return;
@@ -604,7 +651,7 @@ public final class ShmPipe implements Pipe {
         }
     }
 
-    /** A virtual thread's sleep: parked, with this JVM's watcher in the futex for it. */
+    /** A sleep parked, with this JVM's watcher in the futex for it. */
     private boolean park(boolean read, int seq, Deadline deadline, long seqWord) {
         Watcher w = read ? dataWatcher : roomWatcher;
         Watcher.Waiter me = w.register(seq);
@@ -626,6 +673,7 @@ public final class ShmPipe implements Pipe {
     // ---- the rest of Pipe ---------------------------------------------------------------------------
 
     void countRead(long n) {
+        settle();
         readCalls.increment();
         if (n > 0) {
             bytesRead.add(n);
@@ -633,6 +681,7 @@ public final class ShmPipe implements Pipe {
     }
 
     void countWrite(long n) {
+        settle();
         writeCalls.increment();
         bytesWritten.add(n);
     }
@@ -643,21 +692,34 @@ public final class ShmPipe implements Pipe {
     }
 
     /**
-     * The capacity of a shared pipe is fixed when it is made (see the class documentation).
+     * The capacity of a shared pipe is fixed when it is made (see the class documentation). Bad sizes are refused
+     * as Linux refuses them; a size that rounds to the current one is accepted; any other is unsupported.
      *
      * @param bytes wanted capacity
      * @return the capacity, if {@code bytes} rounds to it
-     * @throws IllegalArgumentException      if {@code bytes} is negative
+     * @throws IllegalArgumentException      if {@code bytes} is negative or above the largest allowed size
+     * @throws IllegalStateException         if fewer slots than hold data are asked for ({@code EBUSY})
      * @throws UnsupportedOperationException if {@code bytes} asks for another size
      */
     @Override
     public int setCapacity(int bytes) {
-        int want = Checks.roundCapacity(bytes, Integer.MAX_VALUE, "capacity");
-        if (want != capacity()) {
-            throw new UnsupportedOperationException("the capacity of a shared-memory pipe is fixed when it is made ("
-                    + capacity() + " bytes): every process has mapped the ring at that size");
+        int want = Checks.roundCapacity(bytes, maxCapacity, "capacity");
+        if (want == capacity()) {
+            return want;
         }
-        return want;
+        if (region.acquire()) {
+            try {
+                int used = region.occupancyUnchecked(region.headTail());
+                if (want / Layout.PAGE < used) {
+                    throw new IllegalStateException("cannot shrink to " + want + " bytes: " + used
+                            + " slots hold data (EBUSY)");
+                }
+            } finally {
+                region.release();
+            }
+        }
+        throw new UnsupportedOperationException("the capacity of a shared-memory pipe is fixed when it is made ("
+                + capacity() + " bytes): every process has mapped the ring at that size");
     }
 
     /** {@inheritDoc} Readers and writers are every process's open handles. */

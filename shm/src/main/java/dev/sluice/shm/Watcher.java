@@ -5,18 +5,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The futex waiter for the virtual threads of one attachment and one futex word ({@code DATA_SEQ} or
- * {@code ROOM_SEQ}): a platform daemon thread that sleeps in {@code FUTEX_WAIT} on their behalf, so that a
- * virtual thread waiting on a shared pipe parks (unmounts, freeing its carrier) instead of pinning its carrier
- * in a system call for the length of the wait.
+ * The futex waiter for the threads of one attachment and one futex word ({@code DATA_SEQ} or {@code ROOM_SEQ}):
+ * a platform daemon thread that sleeps in {@code FUTEX_WAIT} on their behalf, so that a thread waiting on a
+ * shared pipe parks instead of sitting in a system call, where an interrupt cannot reach it and where a
+ * virtual thread would pin its carrier for the length of the wait.
  *
- * <p>A virtual thread registers with the sequence value it saw, rechecks, and parks; the watcher loads the
+ * <p>A thread registers with the sequence value it saw, rechecks, and parks; the watcher loads the
  * word, unparks every registered thread whose value differs from it, and sleeps on the value it loaded. The
  * order closes the race: a change between a thread's load and its registration is caught either by the
  * thread's recheck (made after registering) or by the watcher's comparison (made after its own load), because
  * the announcing side bumps the word after publishing the change and wakes the word after bumping it.
  *
- * <p>Interrupts and timeouts reach the parked virtual thread as they reach any parked thread; a close of the
+ * <p>Interrupts and timeouts reach the parked thread as they reach any parked thread; a close of the
  * handle bumps the word, which the watcher sees. The watcher also runs the dead-peer scan when a whole slice
  * passes with nothing happening, and ends after a few idle slices with nobody registered (the next
  * registration starts another).
@@ -30,7 +30,7 @@ final class Watcher implements Runnable {
     private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean running = new AtomicBoolean();
 
-    /** A parked virtual thread and the sequence value it went to sleep on. */
+    /** A parked thread and the sequence value it went to sleep on. */
     record Waiter(Thread thread, int seq) {
     }
 
@@ -39,6 +39,7 @@ final class Watcher implements Runnable {
         this.word = word;
     }
 
+    /** Registers the calling thread, which parks next (and deregisters when it wakes). */
     Waiter register(int seq) {
         Waiter w = new Waiter(Thread.currentThread(), seq);
         waiters.add(w);
