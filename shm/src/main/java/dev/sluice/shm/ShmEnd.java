@@ -8,6 +8,7 @@ import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What the two handles of a shared pipe share: the pipe, this handle's open state and mode ({@link EndBase}),
@@ -97,32 +98,45 @@ abstract sealed class ShmEnd extends EndBase permits ShmReadEnd, ShmWriteEnd {
             f.complete(now);
             return f;
         }
-        pipe.addPending(new ShmPipe.Pending(this, f));
+        Thread waiter = Thread.ofVirtual().name("sluice-shm-ready").unstarted(() -> awaitReady(f));
+        pipe.addPending(new ShmPipe.Pending(this, f, waiter));
         if (!f.isDone()) {
-            Thread.ofVirtual().name("sluice-shm-ready").start(() -> awaitReady(f));
+            waiter.start();
         }
         return f;
     }
 
+    /**
+     * The waiting thread of one future: sleeps (parked, through the watcher) until the pipe changes, and settles
+     * the pipe's futures, until this one is done; {@link ShmPipe#settle()} unparks it when another call did.
+     */
     private void awaitReady(CompletableFuture<Readiness> f) {
+        Region r = pipe.region;
+        if (!r.acquire()) {
+            f.complete(INVALID);
+            return;
+        }
+        long word = isRead() ? Layout.DATA_SEQ : Layout.ROOM_SEQ;
+        long waiters = isRead() ? Layout.DATA_WAITERS : Layout.ROOM_WAITERS;
+        Watcher w = pipe.watcher(isRead());
+        r.getAndAddInt(waiters, 1); // counted, so that a peer's change wakes the watcher at once
         try {
             while (!f.isDone()) {
-                Readiness r = poll();
-                if (isReady(isRead(), r)) {
-                    f.complete(r);
-                    break;
-                }
-                enter();
+                int seq = r.getInt(word);
+                pipe.settle();
+                Watcher.Waiter me = w.register(seq);
                 try {
-                    pipe.await(this, isRead(), new Deadline().reset(0), 0, "wait for readiness");
+                    if (r.getInt(word) == seq && !f.isDone()) {
+                        LockSupport.parkNanos(this, 1_000_000_000L);
+                    }
                 } finally {
-                    leave();
+                    w.deregister(me);
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            f.complete(poll()); // the handle was closed (INVALID) or the pipe is corrupt: say what is known
+        } finally {
+            r.getAndAddInt(waiters, -1);
+            r.release();
         }
-        pipe.settle();
     }
 
     @Override

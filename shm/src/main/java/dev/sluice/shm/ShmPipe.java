@@ -122,12 +122,14 @@ public final class ShmPipe implements Pipe {
     private final Instant created;
     /** The largest capacity {@link #setCapacity} accepts as an argument (creation's options, else the default). */
     private volatile int maxCapacity = PipeOptions.DEFAULT_MAX_CAPACITY;
+    /** What {@link #stat()} says once this process has left the pipe: the state as it left. */
+    private volatile PipeStat lastStat;
     /** Readiness futures of this JVM's handles, completed by this JVM's own calls as soon as they are ready. */
     private final java.util.concurrent.ConcurrentLinkedQueue<Pending> pending =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     /** A readiness future and the handle it waits on. */
-    record Pending(ShmEnd end, java.util.concurrent.CompletableFuture<dev.sluice.Readiness> future) {
+    record Pending(ShmEnd end, java.util.concurrent.CompletableFuture<dev.sluice.Readiness> future, Thread waiter) {
     }
 
     private final LongAdder bytesWritten = new LongAdder();
@@ -506,6 +508,11 @@ public final class ShmPipe implements Pipe {
         } catch (ShmPipeFormatException e) {
             // as in handleClosed
         }
+        try {
+            lastStat = statNow();
+        } catch (UncheckedIOException corrupt) {
+            lastStat = new PipeStat(capacity(), region.layout.slots, -1, -1, -1, -1, created, created, created);
+        }
         // Let this JVM's watchers see the detach and end, so the mapping can go.
         Native.futexWake(region.base + Layout.DATA_SEQ, Integer.MAX_VALUE);
         Native.futexWake(region.base + Layout.ROOM_SEQ, Integer.MAX_VALUE);
@@ -540,13 +547,28 @@ public final class ShmPipe implements Pipe {
         if (pending.isEmpty()) {
             return;
         }
+        // Snapshot first, complete after: a callback may drain the pipe, and every future that this change made
+        // ready must still say why it fired (as epoll reports each item with the bits that made it ready).
+        List<Pending> ready = new ArrayList<>();
+        List<dev.sluice.Readiness> why = new ArrayList<>();
         for (Pending p : pending) {
             dev.sluice.Readiness r = p.end().poll();
             if (p.future().isDone() || ShmEnd.isReady(p.end().isRead(), r)) {
-                p.future().complete(r);
-                pending.remove(p);
+                if (pending.remove(p)) {
+                    ready.add(p);
+                    why.add(r);
+                }
             }
         }
+        for (int i = 0; i < ready.size(); i++) {
+            ready.get(i).future().complete(why.get(i));
+            LockSupport.unpark(ready.get(i).waiter());
+        }
+    }
+
+    /** @return the watcher of a direction's futex word */
+    Watcher watcher(boolean read) {
+        return read ? dataWatcher : roomWatcher;
     }
 
     // ---- waiting ------------------------------------------------------------------------------------
@@ -703,6 +725,10 @@ public final class ShmPipe implements Pipe {
      */
     @Override
     public int setCapacity(int bytes) {
+        if (bytes > maxCapacity) {
+            throw new IllegalArgumentException("capacity " + bytes + " exceeds this pipe's maxCapacity of "
+                    + maxCapacity + " bytes (Linux: EPERM over pipe-max-size)");
+        }
         int want = Checks.roundCapacity(bytes, maxCapacity, "capacity");
         if (want == capacity()) {
             return want;
@@ -726,17 +752,25 @@ public final class ShmPipe implements Pipe {
     @Override
     public PipeStat stat() {
         if (!region.acquire()) {
-            throw new IllegalStateException("the pipe is closed in this process");
+            return lastStat; // this process has left the pipe: its state as it left
         }
         try {
-            long h = region.getLong(Layout.HANDLES);
-            return new PipeStat(capacity(), region.layout.slots, region.occupancyUnchecked(region.headTail()),
-                    ring.queued(), Region.readers(h), Region.writers(h), created, created, created);
-        } catch (ShmPipeFormatException e) {
-            throw new UncheckedIOException(e);
+            return statNow();
         } finally {
             region.release();
         }
+    }
+
+    private PipeStat statNow() {
+        long h = region.getLong(Layout.HANDLES);
+        long queued;
+        try {
+            queued = ring.queued();
+        } catch (ShmPipeFormatException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new PipeStat(capacity(), region.layout.slots, region.occupancyUnchecked(region.headTail()), queued,
+                Region.readers(h), Region.writers(h), created, created, created);
     }
 
     @Override
