@@ -403,7 +403,7 @@ public final class ShmPipe implements Pipe {
         long max = new Layout(Layout.MAX_SLOTS, Layout.MAX_PROCS).totalBytes;
         if (st.size() < 2L * Layout.PAGE || st.size() > max) {
             throw new ShmPipeFormatException(path + " is " + st.size() + " bytes: not a Sluice shared-memory pipe"
-                    + " (they are 12 KiB to " + max + " bytes)");
+                    + " (they are 16 KiB to " + max + " bytes)");
         }
         return st.size();
     }
