@@ -1,6 +1,7 @@
 package dev.sluice;
 
 import dev.sluice.testing.Capability;
+import dev.sluice.testing.Requires;
 
 import static dev.sluice.ConformanceSupport.awaitBlockedWriting;
 import static dev.sluice.ConformanceSupport.filled;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * pipe's pages are returned when both of its sides are closed.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
+@Requires(Capability.RESIZE)
 class Rule08CapacityTest extends ConformanceTest {
 
     // ---- FIONREAD -----------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 package dev.sluice.stress;
 
+import dev.sluice.testing.Capability;
 import dev.sluice.testing.PipeContract;
+import dev.sluice.testing.Requires;
 
 import dev.sluice.stress.Scenarios.Chaos;
 import dev.sluice.stress.Scenarios.Shape;
@@ -17,6 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * must be refused without losing anything, and writers blocked on a full pipe must be woken when it grows.
  */
 @Tag("stress")
+@Requires(Capability.RESIZE)
 class ResizeStressTest extends PipeContract {
 
     @ParameterizedTest(name = "{0} threads")

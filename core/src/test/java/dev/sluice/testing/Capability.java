@@ -28,6 +28,8 @@ public enum Capability {
     EXACT_TIMESTAMPS,
     /** Refusals worded by the engine (a kernel pipe reports the kernel's errno names instead). */
     ENGINE_MESSAGES,
+    /** {@code setCapacity} changes the capacity of an open pipe (a shared-memory pipe's is fixed at creation). */
+    RESIZE,
     /** Any capacity up to the options' maximum is granted (a kernel pipe is bound by pipe-max-size). */
     ANY_CAPACITY
 }

@@ -1,0 +1,103 @@
+package dev.sluice.shm;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The futex waiter for the threads of one attachment and one futex word ({@code DATA_SEQ} or {@code ROOM_SEQ}):
+ * a platform daemon thread that sleeps in {@code FUTEX_WAIT} on their behalf, so that a thread waiting on a
+ * shared pipe parks instead of sitting in a system call, where an interrupt cannot reach it and where a
+ * virtual thread would pin its carrier for the length of the wait.
+ *
+ * <p>A thread registers with the sequence value it saw, rechecks, and parks; the watcher loads the
+ * word, unparks every registered thread whose value differs from it, and sleeps on the value it loaded. The
+ * order closes the race: a change between a thread's load and its registration is caught either by the
+ * thread's recheck (made after registering) or by the watcher's comparison (made after its own load), because
+ * the announcing side bumps the word after publishing the change and wakes the word after bumping it.
+ *
+ * <p>Interrupts and timeouts reach the parked thread as they reach any parked thread; a close of the
+ * handle bumps the word, which the watcher sees. The watcher also runs the dead-peer scan when a whole slice
+ * passes with nothing happening, and ends after a few idle slices with nobody registered (the next
+ * registration starts another).
+ */
+final class Watcher implements Runnable {
+    private static final long SLICE_NANOS = 100_000_000L;
+    private static final int LINGER_SLICES = 3;
+
+    private final ShmPipe pipe;
+    private final long word;
+    private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean running = new AtomicBoolean();
+
+    /** A parked thread and the sequence value it went to sleep on. */
+    record Waiter(Thread thread, int seq) {
+    }
+
+    Watcher(ShmPipe pipe, long word) {
+        this.pipe = pipe;
+        this.word = word;
+    }
+
+    /** Registers the calling thread, which parks next (and deregisters when it wakes). */
+    Waiter register(int seq) {
+        Waiter w = new Waiter(Thread.currentThread(), seq);
+        waiters.add(w);
+        if (!running.get() && running.compareAndSet(false, true)) {
+            Thread.ofPlatform().daemon(true).name("sluice-shm-watcher").start(this);
+        }
+        return w;
+    }
+
+    void deregister(Waiter w) {
+        waiters.remove(w);
+    }
+
+    @Override
+    public void run() {
+        Region r = pipe.region;
+        if (!r.acquire()) {
+            running.set(false);
+            unparkAll();
+            return;
+        }
+        try {
+            int idle = 0;
+            for (;;) {
+                int cur = r.getInt(word);
+                boolean any = false;
+                for (Waiter w : waiters) {
+                    any = true;
+                    if (w.seq != cur) {
+                        LockSupport.unpark(w.thread);
+                    }
+                }
+                if (r.isClosed() || pipe.detached()) {
+                    unparkAll();
+                    running.set(false);
+                    return;
+                }
+                idle = any ? 0 : idle + 1;
+                if (idle > LINGER_SLICES) {
+                    running.set(false);
+                    // Someone registered after the scan above: keep going if nobody else has started a watcher.
+                    if (waiters.isEmpty() || !running.compareAndSet(false, true)) {
+                        return;
+                    }
+                    idle = 0;
+                }
+                if (Native.futexWait(r.base + word, cur, SLICE_NANOS) == -Native.ETIMEDOUT && any) {
+                    pipe.scanPeers();
+                }
+            }
+        } finally {
+            r.release();
+        }
+    }
+
+    private void unparkAll() {
+        for (Waiter w : waiters) {
+            LockSupport.unpark(w.thread);
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package dev.sluice.shm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.BrokenPipeException;
+import dev.sluice.PipeInterruptedException;
+import dev.sluice.PipeOptions;
+import dev.sluice.PipeTimeoutException;
+import dev.sluice.ReadEnd;
+import dev.sluice.WriteEnd;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The pipe's rules with both ends in this JVM over two mappings of the same memory: the writer is the
+ * creator's, the reader the attacher's, as if they were two processes.
+ */
+class ShmPipeTest {
+    private ShmPipe a;
+    private ShmPipe b;
+    private WriteEnd out;
+    private ReadEnd in;
+
+    @BeforeEach
+    void open() throws IOException {
+        open(PipeOptions.defaults());
+    }
+
+    private void open(PipeOptions options) throws IOException {
+        a = ShmPipe.create(options);
+        b = ShmPipe.attach(a.path());
+        a.reader().close();
+        b.writer().close();
+        out = a.writer();
+        in = b.reader();
+    }
+
+    @AfterEach
+    void close() {
+        a.close();
+        b.close();
+    }
+
+    @Test
+    void bytesGoThroughInOrder() throws IOException {
+        byte[] data = new byte[10_000];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (i * 31);
+        }
+        assertThat(out.write(data)).isEqualTo(data.length);
+        byte[] got = new byte[data.length];
+        int n = 0;
+        while (n < got.length) {
+            n += in.read(got, n, got.length - n);
+        }
+        assertThat(got).isEqualTo(data);
+        assertThat(in.available()).isZero();
+    }
+
+    @Test
+    void smallWritesMergeIntoOnePage() throws IOException {
+        for (int i = 0; i < 16; i++) {
+            out.write(new byte[] {(byte) i});
+        }
+        assertThat(a.stat().slotsUsed()).isEqualTo(1);
+        assertThat(a.stat().bytesQueued()).isEqualTo(16);
+        byte[] got = new byte[64];
+        assertThat(in.read(got)).isEqualTo(16);
+        assertThat(got[15]).isEqualTo((byte) 15);
+    }
+
+    @Test
+    void endOfStreamWhenTheLastWriterAnywhereCloses() throws IOException {
+        WriteEnd second = out.dup();
+        out.write(new byte[] {1, 2, 3});
+        out.close();
+        byte[] got = new byte[8];
+        assertThat(in.read(got)).isEqualTo(3);
+        in.setNonBlocking(true);
+        assertThat(in.read(got)).isZero(); // a writer is still open
+        second.close();
+        assertThat(in.read(got)).isEqualTo(-1);
+        assertThat(in.poll().hungUp()).isTrue();
+    }
+
+    @Test
+    void brokenPipeWhenTheLastReaderAnywhereCloses() throws IOException {
+        in.close();
+        assertThatThrownBy(() -> out.write(new byte[1])).isInstanceOf(BrokenPipeException.class);
+        assertThat(out.poll().error()).isTrue();
+        assertThat(out.write(new byte[0])).isZero(); // a null write does not look for readers
+    }
+
+    @Test
+    void nonblockingWritesStoreWhatFitsAndAtomicOnesAllOrNothing() throws IOException {
+        close();
+        open(PipeOptions.builder().capacity(8192).build());
+        out.setNonBlocking(true);
+        assertThat(out.write(new byte[10_000])).isEqualTo(8192); // partial count, as Linux
+        assertThat(out.write(new byte[1])).isZero(); // EAGAIN
+        assertThat(out.poll().writable()).isFalse();
+        byte[] got = new byte[100];
+        assertThat(in.read(got)).isEqualTo(100);
+        // 4096 bytes: the first page is not free yet (100 read of 4096), so nothing at all is stored
+        assertThat(out.write(new byte[4096])).isZero();
+        assertThat(in.read(new byte[3996])).isEqualTo(3996);
+        assertThat(out.write(new byte[4096])).isEqualTo(4096);
+    }
+
+    @Test
+    void blockedReaderWakesForAWrite() throws Exception {
+        CompletableFuture<Integer> r = CompletableFuture.supplyAsync(() -> {
+            try {
+                return in.read(new byte[10]);
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        awaitBlocked(b, true);
+        out.write(new byte[] {7, 7});
+        assertThat(r.get(10, TimeUnit.SECONDS)).isEqualTo(2);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void timeoutsEndAWait(boolean virtual) throws Exception {
+        in.setTimeout(Duration.ofMillis(50));
+        Throwable t = runIn(virtual, () -> in.read(new byte[1]));
+        assertThat(t).isInstanceOf(PipeTimeoutException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void interruptEndsAWaitAndKeepsTheStatus(boolean virtual) throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        boolean[] status = new boolean[1];
+        Thread th = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
+            started.countDown();
+            try {
+                in.read(new byte[1]);
+            } catch (PipeInterruptedException e) {
+                status[0] = Thread.currentThread().isInterrupted();
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        started.await();
+        awaitBlocked(b, true);
+        th.interrupt();
+        th.join(5_000);
+        assertThat(th.isAlive()).isFalse();
+        assertThat(status[0]).isTrue();
+        assertThat(in.isOpen()).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void closeFromAnotherThreadEndsAWait(boolean virtual) throws Exception {
+        Throwable[] got = new Throwable[1];
+        Thread th = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
+            try {
+                in.read(new byte[1]);
+            } catch (Throwable e) {
+                got[0] = e;
+            }
+        });
+        awaitBlocked(b, true);
+        long t0 = System.nanoTime();
+        in.close();
+        th.join(5_000);
+        assertThat(th.isAlive()).isFalse();
+        assertThat(got[0]).isInstanceOf(AsynchronousCloseException.class);
+        assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.MILLISECONDS.toNanos(1_000));
+        assertThatThrownBy(() -> in.read(new byte[1])).isInstanceOf(ClosedChannelException.class);
+    }
+
+    @Test
+    void blockedWriterGetsBrokenPipeWhenTheReaderCloses() throws Exception {
+        close();
+        open(PipeOptions.builder().capacity(4096).build());
+        Throwable[] got = new Throwable[1];
+        Thread th = Thread.ofPlatform().start(() -> {
+            try {
+                out.write(new byte[6000]);
+            } catch (Throwable e) {
+                got[0] = e;
+            }
+        });
+        awaitBlocked(a, false);
+        in.close();
+        th.join(5_000);
+        assertThat(got[0]).isInstanceOf(BrokenPipeException.class);
+        assertThat(((BrokenPipeException) got[0]).bytesTransferred()).isEqualTo(4096);
+    }
+
+    @Test
+    void readinessAndFutures() throws Exception {
+        assertThat(in.poll().readable()).isFalse();
+        CompletableFuture<dev.sluice.Readiness> f = in.whenReady();
+        assertThat(f).isNotDone();
+        out.write(ByteBuffer.wrap(new byte[] {1}));
+        assertThat(f.get(5, TimeUnit.SECONDS).readable()).isTrue();
+        assertThat(out.poll().writable()).isTrue();
+    }
+
+    @Test
+    void capacityIsFixed() {
+        assertThat(a.capacity()).isEqualTo(65536);
+        assertThat(a.setCapacity(65536)).isEqualTo(65536);
+        assertThatThrownBy(() -> a.setCapacity(1 << 20)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void statCountsEveryProcessHandles() {
+        assertThat(a.stat().readers()).isEqualTo(1);
+        assertThat(a.stat().writers()).isEqualTo(1);
+    }
+
+    /** Waits until a thread of this JVM is blocked on the pipe's side (the count the waker reads). */
+    static void awaitBlocked(ShmPipe p, boolean read) throws InterruptedException {
+        long word = read ? Layout.DATA_WAITERS : Layout.ROOM_WAITERS;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (p.region.getInt(word) == 0) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("no thread blocked");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    interface Io {
+        void run() throws IOException;
+    }
+
+    static Throwable runIn(boolean virtual, Io io) throws InterruptedException {
+        Throwable[] got = new Throwable[1];
+        Thread th = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
+            try {
+                io.run();
+            } catch (Throwable e) {
+                got[0] = e;
+            }
+        });
+        th.join(10_000);
+        assertThat(th.isAlive()).isFalse();
+        return got[0];
+    }
+}
