@@ -147,6 +147,11 @@ public final class HtmlFormat implements ReportFormat {
             v.notes().forEach(n -> h.append("<li>").append(esc(n)).append("</li>"));
             h.append("</ol>\n");
         }
+        if (!v.remarks().isEmpty()) {
+            h.append("<ul class=\"small\">");
+            v.remarks().forEach(n -> h.append("<li>").append(esc(n)).append("</li>"));
+            h.append("</ul>\n");
+        }
         counters(runs.stream().filter(r -> r.workload().equals(v.workload()) && r.ok()).toList(), h);
         h.append("</details>\n");
     }
