@@ -72,7 +72,8 @@ class PipeSelectorTest {
             s.register(b.writer(), "b-write");
             CompletableFuture<Set<PipeSelector.Key>> first = kind.run(() -> s.select(Duration.ZERO));
             a.writer().write(new byte[] {7});
-            assertThat(first.get(10, TimeUnit.SECONDS)).extracting(PipeSelector.Key::attachment).containsExactly("a-read");
+            assertThat(first.get(10, TimeUnit.SECONDS)).extracting(PipeSelector.Key::attachment)
+                    .containsExactly("a-read");
             assertThat(s.selectNow()).as("still readable: selected again").extracting(PipeSelector.Key::attachment)
                     .containsExactly("a-read");
             a.reader().read(new byte[10]);
