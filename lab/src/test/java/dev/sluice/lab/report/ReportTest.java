@@ -172,6 +172,12 @@ class ReportTest {
         assertThat(h).contains("fill=\"" + HtmlFormat.BASELINE + "\"").contains("fill=\"" + HtmlFormat.PALETTE[0]
                 + "\"").doesNotContain("#d62728");
         assertThat(h).contains("Machine and build").contains("abc1234").contains("-Xmx1g");
+        assertThat(h).as("the unit said once").contains("time in s, lower is better").doesNotContain("seconds in s")
+                .contains("baseline <b>nio</b>");
+        Results r = withReps();
+        Results noBaseline = new Results(r.schema(), r.version(), r.created(), r.command(), r.sluice(), r.jvm(),
+                r.machine(), r.warmup(), r.reps(), null, r.runs(), r.reproductions());
+        assertThat(new HtmlFormat().render(Analysis.of(noBaseline))).doesNotContain("baseline <b>");
         assertThat(h).contains("how sluice");
     }
 
