@@ -63,6 +63,43 @@ class FlightRecorderEventsTest {
         assertThat(broken.getLong("pipe")).isEqualTo(pipe);
     }
 
+    /**
+     * How a wait ended when nobody woke it: its own handle closed by another thread, an interrupt, a deadline.
+     * Each outcome is named; a close is not reported as an ordinary wake-up.
+     */
+    @Test
+    void waitsEndedByCloseInterruptAndTimeoutSaySo(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("endings.jfr");
+        try (Recording r = new Recording()) {
+            r.enable("dev.sluice.PipeWait").withThreshold(Duration.ZERO);
+            r.start();
+            PipeOptions noSpin = PipeOptions.builder().spinBeforePark(Duration.ZERO).build();
+            Pipe closing = Pipe.open(noSpin);
+            Running<Integer> closed = ConformanceSupport.start(ThreadKind.PLATFORM,
+                    () -> closing.reader().read(new byte[1]));
+            ConformanceSupport.awaitBlockedReading(closed.thread(), closing, 1);
+            closing.reader().close();
+            assertThat(closed.failure()).isInstanceOf(java.nio.channels.AsynchronousCloseException.class);
+
+            Pipe interrupting = Pipe.open(noSpin);
+            Running<Integer> interrupted = ConformanceSupport.start(ThreadKind.VIRTUAL,
+                    () -> interrupting.reader().read(new byte[1]));
+            ConformanceSupport.awaitBlockedReading(interrupted.thread(), interrupting, 1);
+            interrupted.thread().interrupt();
+            assertThat(interrupted.failure()).isInstanceOf(PipeInterruptedException.class);
+
+            Pipe timing = Pipe.open(noSpin);
+            timing.reader().setTimeout(Duration.ofMillis(100)); // long enough to be sure it waits
+            assertThatThrownBy(() -> timing.reader().read(new byte[1])).isInstanceOf(PipeTimeoutException.class);
+            r.stop();
+            r.dump(file);
+        }
+        List<RecordedEvent> waits = RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("dev.sluice.PipeWait")).toList();
+        assertThat(waits).extracting(e -> e.getString("outcome"))
+                .containsExactlyInAnyOrder("closed", "interrupted", "timed out");
+    }
+
     @Test
     void nothingIsRecordedUnlessEnabled(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("none.jfr");

@@ -96,7 +96,7 @@ public final class KernelFile implements AutoCloseable {
         }
     }
 
-    /** @return whether this descriptor is still open */
+    /** {@return whether this descriptor is still open} */
     public boolean isOpen() {
         return !cell.isClosed();
     }

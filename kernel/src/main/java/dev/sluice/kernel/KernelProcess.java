@@ -107,6 +107,8 @@ public final class KernelProcess extends Process {
     }
 
     /**
+     * A builder for a child running {@code argv}, given as a list.
+     *
      * @param argv the program and its arguments
      * @return a builder
      * @throws IllegalArgumentException as {@link #command(String...)}

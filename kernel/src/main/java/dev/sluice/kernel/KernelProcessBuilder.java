@@ -65,7 +65,7 @@ public final class KernelProcessBuilder {
         this.argv = argv;
     }
 
-    /** @return the program and its arguments */
+    /** {@return the program and its arguments} */
     public List<String> command() {
         return argv;
     }
@@ -101,6 +101,8 @@ public final class KernelProcessBuilder {
     }
 
     /**
+     * Leaves a variable out of the child's environment.
+     *
      * @param name a variable the child must not have
      * @return this builder
      */
@@ -199,6 +201,8 @@ public final class KernelProcessBuilder {
     // ---- working directory ----------------------------------------------------------------------------
 
     /**
+     * Sets the child's working directory.
+     *
      * @param dir the child's working directory, or null for this JVM's
      * @return this builder
      * @throws IllegalArgumentException if the path cannot be passed as a C string
@@ -211,7 +215,7 @@ public final class KernelProcessBuilder {
         return this;
     }
 
-    /** @return the child's working directory, or null for this JVM's */
+    /** {@return the child's working directory, or null for this JVM's} */
     public Path directory() {
         return directory;
     }
@@ -219,6 +223,8 @@ public final class KernelProcessBuilder {
     // ---- standard streams -----------------------------------------------------------------------------
 
     /**
+     * The child's standard input from a pipe.
+     *
      * @param end the read end the child reads as its standard input; handed over at {@link #start()}
      * @return this builder
      */
@@ -228,6 +234,8 @@ public final class KernelProcessBuilder {
     }
 
     /**
+     * The child's standard output into a pipe.
+     *
      * @param end the write end the child writes its standard output to; handed over at {@link #start()}
      * @return this builder
      */
@@ -237,6 +245,8 @@ public final class KernelProcessBuilder {
     }
 
     /**
+     * The child's standard error into a pipe.
+     *
      * @param end the write end the child writes its standard error to; handed over at {@link #start()}
      *            (it may be the same handle as for {@link #stdout}; see also {@link #redirectErrorStream})
      * @return this builder

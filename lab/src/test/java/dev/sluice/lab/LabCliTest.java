@@ -46,6 +46,8 @@ public class LabCliTest {
                 "--groups", "--datasize", "jdk-piped", "okio", "nio", "kernel", "1..1m bytes (k/m/g allowed)",
                 "--reader-wake on-empty,every-write", "--page-memory heap,direct", "--pool-pages");
         assertThat(o.out()).doesNotContain("[n/a:");
+        assertThat(o.out().lines()).as("within 120 columns")
+                .allSatisfy(l -> assertThat(l).hasSizeLessThanOrEqualTo(120));
     }
 
     @Test

@@ -16,8 +16,8 @@ import org.w3c.dom.NodeList;
 
 /**
  * What a library module publishes, checked after the reactor built it (the lab is built last): a jar with the
- * licence and implementation entries, sources and javadoc jars, and a consumer POM with the metadata Maven
- * Central asks for and no build configuration or parent to fetch.
+ * licence and implementation entries, sources and javadoc jars with the licence too, and a consumer POM with the
+ * metadata Maven Central asks for (and the issue tracker) and no build configuration or parent to fetch.
  */
 class PublishedArtifactsTest {
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
@@ -33,7 +33,8 @@ class PublishedArtifactsTest {
         assertThat(child(project, "parent")).as("no parent to fetch").isNull();
         assertThat(child(project, "build")).as("no build configuration").isNull();
         assertThat(child(project, "profiles")).isNull();
-        for (String required : new String[] {"name", "description", "url", "licenses", "developers", "scm"}) {
+        for (String required : new String[] {"name", "description", "url", "licenses", "developers", "scm",
+            "issueManagement"}) {
             assertThat(child(project, required)).as(module + " POM has <" + required + ">").isNotNull();
         }
         NodeList scopes = project.getElementsByTagName("scope");
@@ -50,8 +51,11 @@ class PublishedArtifactsTest {
                     .isEqualTo(Files.readString(ROOT.resolve("LICENSE")));
         }
         for (String classifier : new String[] {"sources", "javadoc"}) {
-            assertThat(dir.resolve("target").resolve(artifact + "-" + version + "-" + classifier + ".jar"))
-                    .isRegularFile();
+            Path attached = dir.resolve("target").resolve(artifact + "-" + version + "-" + classifier + ".jar");
+            assertThat(attached).isRegularFile();
+            try (JarFile j = new JarFile(attached.toFile())) {
+                assertThat(j.getEntry("META-INF/LICENSE")).as("the licence in " + attached.getFileName()).isNotNull();
+            }
         }
     }
 

@@ -106,10 +106,12 @@ final class Blocking {
         } finally {
             c.lockAll();
         }
-        Flight.waitEnded(recorded, pipe.id(), forData, c.op(), OUTCOMES[outcome.ordinal()], c.done);
         pipe.countWait(forData, outcome, end);
         c.woken(forData, outcome == WaitQueue.Outcome.WOKEN);
-        if ((c.in != null && c.in.isClosed()) || (c.out != null && c.out.isClosed())) {
+        boolean closed = (c.in != null && c.in.isClosed()) || (c.out != null && c.out.isClosed());
+        Flight.waitEnded(recorded, pipe.id(), forData, c.op(), closed ? "closed" : OUTCOMES[outcome.ordinal()],
+                c.done);
+        if (closed) {
             // The close of a handle came first, whatever happened to the pipe since.
             c.closedMeanwhile();
             return false;

@@ -96,7 +96,7 @@ final class Events {
         @Label("Operation")
         String operation;
         @Label("Outcome")
-        @Description("spun, woken, ready, interrupted or timed out")
+        @Description("spun, woken, ready, interrupted, timed out, or closed (the call's own handle)")
         String outcome;
         @Label("Bytes Moved")
         @Description("What the call had moved when it waited")

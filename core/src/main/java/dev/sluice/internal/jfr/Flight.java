@@ -33,7 +33,8 @@ public final class Flight {
      * @param pipe    the pipe's identity
      * @param forData whether a reader waited (for data), else a writer (for room)
      * @param op      the call: "read", "write", "splice", ...
-     * @param outcome how the wait ended: "spun", "woken", "ready", "interrupted", "timed out"
+     * @param outcome how the wait ended: "spun", "woken", "ready", "interrupted", "timed out", or "closed" (the
+     *                call's own handle was closed meanwhile)
      * @param done    bytes the call had moved when it waited
      */
     public static void waitEnded(Object wait, long pipe, boolean forData, String op, String outcome, long done) {

@@ -50,12 +50,14 @@ public record Analysis(Results results, List<WorkloadView> workloads, String sum
      * @param reps          measured repetitions per case
      * @param cases         one per case (parameters and thread kind)
      * @param how           how each target was configured, by target id
-     * @param notes         notes and reasons (n/a, failed) by target, numbered as the tables refer to them
+     * @param notes         the reasons a target did not run or failed, numbered as the tables refer to them
+     * @param remarks       what a target that ran says of its run ({@code target: remark}), where that adds to
+     *                      how it was configured; not referred to by the tables
      * @param conclusion    one sentence
      */
     public record WorkloadView(String workload, String metric, String unit, boolean lowerIsBetter, String baseline,
                                int reps, List<CaseView> cases, Map<String, String> how, List<String> notes,
-                               String conclusion) {
+                               List<String> remarks, String conclusion) {
     }
 
     /**
@@ -135,11 +137,11 @@ public record Analysis(Results results, List<WorkloadView> workloads, String sum
         for (String row : Tables.rows(runs)) {
             cases.add(caseView(row, runs, cols, base, first.lowerIsBetter(), notes, noteNumber));
         }
-        Set<String> extra = new LinkedHashSet<>();
-        runs.stream().filter(r -> r.ok() && r.note() != null).forEach(r -> extra.add(r.target() + ": " + r.note()));
-        notes.addAll(extra);
+        Set<String> remarks = new LinkedHashSet<>();
+        runs.stream().filter(r -> r.ok() && r.note() != null && !r.note().equals(how.get(r.target())))
+                .forEach(r -> remarks.add(r.target() + ": " + r.note()));
         return new WorkloadView(name, first.metric(), first.unit(), first.lowerIsBetter(), base, reps, cases, how,
-                notes, Conclusions.workload(name, base, cases));
+                notes, List.copyOf(remarks), Conclusions.workload(name, base, cases));
     }
 
     private static CaseView caseView(String row, List<Run> runs, List<String> cols, String base, boolean lower,

@@ -40,7 +40,8 @@ public final class HtmlFormat implements ReportFormat {
             + "font-size:13px;text-align:left;vertical-align:top}td.num{text-align:right}th{background:#f3f3f3}"
             + ".warn{background:#fff4d6;border:1px solid #e69f00;padding:.5em}details{margin:1em 0}"
             + "summary{font-size:1.3em;font-weight:bold;cursor:pointer}svg{display:block;margin:.5em 0}"
-            + ".na{color:#777}.small{font-size:12px;color:#555}";
+            + ".na{color:#777}.small{font-size:12px;color:#555}"
+            + "table.repro{table-layout:fixed;width:100%}table.repro td{overflow-wrap:anywhere}";
 
     @Override
     public void write(Analysis a, Writer out) throws IOException {
@@ -50,8 +51,11 @@ public final class HtmlFormat implements ReportFormat {
                 .append("<style>").append(STYLE).append("</style></head><body>\n<h1>Sluice lab report</h1>\n");
         h.append("<p>").append(esc(String.join(" ", r.command()))).append(" &mdash; ").append(esc(r.created()))
                 .append("; ").append(r.warmup()).append(" warm-up + ").append(r.reps())
-                .append(" measured repetitions per case, cases interleaved; baseline <b>").append(esc(r.baseline()))
-                .append("</b>.</p>\n");
+                .append(" measured repetitions per case, cases interleaved");
+        if (r.baseline() != null && !r.baseline().isBlank()) { // lab reproduce compares each finding's two sides
+            h.append("; baseline <b>").append(esc(r.baseline())).append("</b>");
+        }
+        h.append(".</p>\n");
         if (a.busy() != null) {
             h.append("<p class=\"warn\" id=\"load-warning\">Warning: ").append(esc(a.busy())).append(".</p>\n");
         }
@@ -95,7 +99,10 @@ public final class HtmlFormat implements ReportFormat {
         h.append("<details open id=\"reproduction\"><summary>Reproduction of the kernel-list findings</summary>\n")
                 .append("<p id=\"reproduction-summary\">").append(esc(Findings.summary(findings)))
                 .append("</p>\n")
-                .append("<table><tr><th>#</th><th>finding</th><th>source</th><th>original</th><th>knob</th>")
+                .append("<table class=\"repro\"><colgroup><col style=\"width:2.5em\"><col style=\"width:15%\">")
+                .append("<col style=\"width:13%\"><col style=\"width:12%\"><col style=\"width:15%\">")
+                .append("<col style=\"width:16%\"><col style=\"width:9%\"><col></colgroup>")
+                .append("<tr><th>#</th><th>finding</th><th>source</th><th>original</th><th>knob</th>")
                 .append("<th>ours (95 % interval)</th><th>verdict</th><th>why it may differ</th></tr>");
         for (Finding f : findings) {
             h.append("<tr><td>").append(f.number()).append("</td><td><b>").append(esc(f.title())).append("</b><br>")
@@ -129,7 +136,7 @@ public final class HtmlFormat implements ReportFormat {
     private static void workload(WorkloadView v, List<Run> runs, StringBuilder h) {
         h.append("<details open id=\"w-").append(esc(v.workload())).append("\"><summary>").append(esc(v.workload()))
                 .append("</summary>\n<p>").append(esc(v.conclusion())).append("</p>\n<p class=\"small\">")
-                .append(esc(v.metric())).append(" in ").append(esc(v.unit())).append(", ")
+                .append(esc(TextFormat.what(v.metric(), v.unit()))).append(", ")
                 .append(v.lowerIsBetter() ? "lower" : "higher").append(" is better; bars are medians of ")
                 .append(v.reps()).append(" repetitions, whiskers their 95&nbsp;% bootstrap interval.</p>\n");
         Map<String, String> colours = colours(v);
@@ -146,6 +153,11 @@ public final class HtmlFormat implements ReportFormat {
             h.append("<ol class=\"small\">");
             v.notes().forEach(n -> h.append("<li>").append(esc(n)).append("</li>"));
             h.append("</ol>\n");
+        }
+        if (!v.remarks().isEmpty()) {
+            h.append("<ul class=\"small\">");
+            v.remarks().forEach(n -> h.append("<li>").append(esc(n)).append("</li>"));
+            h.append("</ul>\n");
         }
         counters(runs.stream().filter(r -> r.workload().equals(v.workload()) && r.ok()).toList(), h);
         h.append("</details>\n");

@@ -4,21 +4,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Plain-text helpers: wrapping at a width, clipping. */
-final class Text {
+public final class Text {
     /** The terminal's width: every line the lab prints by default fits. */
-    static final int WIDTH = 120;
+    public static final int WIDTH = 120;
 
     private Text() {
     }
 
     /**
+     * Breaks text into lines of at most {@code width} columns.
+     *
      * @param s      text
      * @param width  columns per line at most
      * @param first  prefix of the first line
      * @param indent prefix of the following lines
      * @return the lines, broken at spaces (a word longer than a line is cut)
      */
-    static List<String> wrap(String s, int width, String first, String indent) {
+    public static List<String> wrap(String s, int width, String first, String indent) {
         List<String> out = new ArrayList<>();
         StringBuilder line = new StringBuilder(first);
         boolean empty = true;

@@ -97,6 +97,9 @@ public final class TextFormat implements ReportFormat {
         for (int i = 0; i < v.notes().size(); i++) {
             Text.wrap(v.notes().get(i), Text.WIDTH, "    [" + (i + 1) + "] ", "        ").forEach(out::println);
         }
+        for (String r : v.remarks()) {
+            Text.wrap(r, Text.WIDTH, "    note ", "      ").forEach(out::println);
+        }
         Text.wrap(v.conclusion(), Text.WIDTH, "  → ", "    ").forEach(out::println);
     }
 

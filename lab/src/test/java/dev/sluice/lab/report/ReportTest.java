@@ -107,6 +107,31 @@ class ReportTest {
         assertThat(t).as("printed the same way twice").isEqualTo(new TextFormat(false).render(Analysis.of(withReps())));
     }
 
+    /**
+     * Numbers in brackets are only for the reasons the table points to (n/a, failed); what a target that ran says
+     * of its run is a plain note, and none that only repeats how the target was configured.
+     */
+    @Test
+    void onlyTheReasonsTheTablePointsToAreNumbered() {
+        Run sluice = run("sluice", "ok", null, 1, 1, 1, 1, 1);
+        Run nio = run("nio", "ok", null, 2, 2, 2, 2, 2);
+        Run perf = run("perf", "ok", null, 3, 3, 3, 3, 3);
+        Run noted = new Run(nio.workload(), nio.caseLabel(), nio.params(), nio.target(), nio.family(),
+                nio.targetSettings(), nio.how(), nio.threads(), nio.status(), nio.reason(), nio.metric(), nio.unit(),
+                nio.lowerIsBetter(), "capacity fixed at 64 KiB", nio.reps(), nio.summary());
+        Run howAgain = new Run(perf.workload(), perf.caseLabel(), perf.params(), perf.target(), perf.family(),
+                perf.targetSettings(), perf.how(), perf.threads(), perf.status(), perf.reason(), perf.metric(),
+                perf.unit(), perf.lowerIsBetter(), "how perf", perf.reps(), perf.summary());
+        Analysis a = Analysis.of(results(5, List.of(sluice, noted, howAgain, run("okio", "n/a", "not atomic"))));
+        assertThat(a.workloads().get(0).notes()).containsExactly("okio n/a: not atomic");
+        assertThat(a.workloads().get(0).remarks()).containsExactly("nio: capacity fixed at 64 KiB");
+        String t = new TextFormat(false).render(a);
+        assertThat(t).containsPattern("okio +n/a \\[1]").contains("    [1] okio n/a: not atomic")
+                .contains("    note nio: capacity fixed at 64 KiB").doesNotContain("[2]")
+                .containsOnlyOnce("perf: how perf");
+        assertThat(new HtmlFormat().render(a)).contains("<li>nio: capacity fixed at 64 KiB</li>");
+    }
+
     @Test
     void wideKeepsTheOlderLayout() {
         String t = new TextFormat(true).render(Analysis.of(withReps()));
@@ -147,6 +172,12 @@ class ReportTest {
         assertThat(h).contains("fill=\"" + HtmlFormat.BASELINE + "\"").contains("fill=\"" + HtmlFormat.PALETTE[0]
                 + "\"").doesNotContain("#d62728");
         assertThat(h).contains("Machine and build").contains("abc1234").contains("-Xmx1g");
+        assertThat(h).as("the unit said once").contains("time in s, lower is better").doesNotContain("seconds in s")
+                .contains("baseline <b>nio</b>");
+        Results r = withReps();
+        Results noBaseline = new Results(r.schema(), r.version(), r.created(), r.command(), r.sluice(), r.jvm(),
+                r.machine(), r.warmup(), r.reps(), null, r.runs(), r.reproductions());
+        assertThat(new HtmlFormat().render(Analysis.of(noBaseline))).doesNotContain("baseline <b>");
         assertThat(h).contains("how sluice");
     }
 
