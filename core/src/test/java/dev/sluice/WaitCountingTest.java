@@ -42,16 +42,15 @@ class WaitCountingTest {
     }
 
     /**
-     * The call's waits are on the side's wait queue, as a read's or write's are, and the waits that ended
-     * spinning are among them. How many ended spinning depends on the scheduler (on a loaded machine the main
-     * thread may take longer than the spin), so that number is reported, not demanded.
+     * The call's waits are counted as a read's or write's are: a wait that parked on the side's wait queue, or
+     * one that ended spinning ({@code spunWaits}). Which of the two depends on the scheduler (on a loaded
+     * machine the main thread may take longer than the spin), so the test demands their sum, which the engine
+     * before the one blocking protocol left at 0.
      */
     private static void assertCounted(Pipe p, boolean readers, String what) {
         PipeCounters c = p.counters();
-        long waits = readers ? c.readerWaits() : c.writerWaits();
-        assertThat(waits).as(what).isPositive();
-        assertThat(c.spunWaits()).as("waits that ended spinning, of %d", waits).isBetween(0L, waits);
-        System.out.printf("WaitCountingTest: %s: %d waits, %d ended spinning%n", what, waits, c.spunWaits());
+        long parked = readers ? c.readerWaits() : c.writerWaits();
+        assertThat(parked + c.spunWaits()).as(what).isPositive();
     }
 
     @Test
