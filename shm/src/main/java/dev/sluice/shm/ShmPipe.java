@@ -665,13 +665,15 @@ public final class ShmPipe implements Pipe {
         if (deadline.expired()) {
             throw Failures.timedOut(what, done);
         }
+        // Every wait counts, however it ends (the kernel module counts every wait after EAGAIN): whether the spin
+        // or the sleep ends it is the scheduler's choice.
+        (read ? readerWaits : writerWaits).increment();
         for (int i = 0; i < SPINS; i++) {
             if (ready(read)) {
                 return;
             }
             Thread.onSpinWait();
         }
-        (read ? readerWaits : writerWaits).increment();
         long seqWord = read ? Layout.DATA_SEQ : Layout.ROOM_SEQ;
         long waitersWord = read ? Layout.DATA_WAITERS : Layout.ROOM_WAITERS;
         end.blocked.incrementAndGet();
