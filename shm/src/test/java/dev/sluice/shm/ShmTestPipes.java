@@ -24,7 +24,8 @@ import org.opentest4j.TestAbortedException;
  * They open as asked, carry a byte stream and wake a blocked writer as soon as room frees; their capacity is
  * fixed at creation, and what only the in-process pipe has (its occupancy, pool, wait queue, splice and
  * transfers between its ends) they lack, so those tests do not run here. Options a shared pipe cannot honour
- * abort the test with the reason.
+ * abort the test with the reason. The two-mappings shape lacks {@link Capability#SAME_PIPE_OBJECT}: each end's
+ * {@code pipe()} is its own attachment.
  */
 public final class ShmTestPipes implements PipeFactory.Source {
     private static final Set<Capability> CAPABILITIES =
@@ -46,9 +47,10 @@ public final class ShmTestPipes implements PipeFactory.Source {
             return twoMappings ? "shared memory, two mappings" : "shared memory";
         }
 
+        /** Both shapes alike, but for the one object both ends name, which two attachments do not have. */
         @Override
         public boolean has(Capability capability) {
-            return CAPABILITIES.contains(capability);
+            return CAPABILITIES.contains(capability) || capability == Capability.SAME_PIPE_OBJECT && !twoMappings;
         }
 
         @Override
