@@ -1,5 +1,7 @@
 package dev.sluice.shm;
 
+import dev.sluice.ReadEnd;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.HashMap;
@@ -68,6 +70,16 @@ final class Records {
             }
         }
         return (long) writer << 32 | seq;
+    }
+
+    /** Reads records until end-of-stream, checking each. */
+    static Parser drain(ReadEnd in) throws IOException {
+        Parser parser = new Parser();
+        byte[] buf = new byte[7000];
+        for (int n; (n = in.read(buf)) != -1; ) {
+            parser.feed(buf, 0, n);
+        }
+        return parser;
     }
 
     /** Parses a stream of records as it arrives in pieces, and checks each one. */
