@@ -12,10 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.BitSet;
 import java.util.List;
-import java.util.TreeMap;
 import java.util.zip.CRC32;
 
 /**
@@ -77,25 +74,15 @@ public final class Child {
 
     /** Reads whole-record packets to end-of-stream and prints which records of which writer it read. */
     private static void read(ReadEnd in, PrintStream out) throws IOException {
-        TreeMap<Integer, BitSet> seen = new TreeMap<>();
-        TreeMap<Integer, Integer> last = new TreeMap<>();
-        byte[] buf = new byte[4096];
+        Records.Tally got;
         try (in) {
-            for (int n; (n = in.read(buf)) != -1; ) {
-                long id = Records.verify(buf, n);
-                int writer = (int) (id >>> 32);
-                int seq = (int) id;
-                if (seq <= last.getOrDefault(writer, -1)) {
-                    throw new AssertionError("writer " + writer + ": record " + seq + " after " + last.get(writer));
-                }
-                last.put(writer, seq);
-                seen.computeIfAbsent(writer, w -> new BitSet()).set(seq);
-            }
+            got = Records.Tally.readPackets(in, t -> { });
         } catch (AssertionError e) {
             System.err.println("child reader: " + e.getMessage());
             System.exit(EXIT_BAD_RECORD);
+            return;
         }
-        seen.forEach((w, bits) -> out.println(w + " " + Base64.getEncoder().encodeToString(bits.toByteArray())));
+        got.lines().forEach(out::println);
         out.println("end");
         out.flush();
     }

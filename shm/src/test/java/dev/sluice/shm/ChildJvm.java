@@ -103,6 +103,15 @@ final class ChildJvm implements AutoCloseable {
         return line;
     }
 
+    /** @return the child's lines of output up to the line {@code last} (which it leaves out) */
+    List<String> linesUntil(String last) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String line; !(line = reply()).equals(last); ) {
+            out.add(line);
+        }
+        return out;
+    }
+
     /** @return the answer to {@code command} */
     String ask(String command) throws IOException {
         send(command);
