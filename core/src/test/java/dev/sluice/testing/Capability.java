@@ -31,5 +31,8 @@ public enum Capability {
     /** {@code setCapacity} changes the capacity of an open pipe (a shared-memory pipe's is fixed at creation). */
     RESIZE,
     /** Any capacity up to the options' maximum is granted (a kernel pipe is bound by pipe-max-size). */
-    ANY_CAPACITY
+    ANY_CAPACITY,
+    /** An end's {@code pipe()} is the very object that was opened (a shared-memory pipe whose ends a test takes
+     * from two attachments of its memory has no such object: each end names its own attachment). */
+    SAME_PIPE_OBJECT
 }

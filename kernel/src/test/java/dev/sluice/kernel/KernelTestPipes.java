@@ -22,7 +22,7 @@ import org.opentest4j.TestAbortedException;
 public final class KernelTestPipes implements PipeFactory.Source {
     private static final Set<Capability> CAPABILITIES =
             EnumSet.of(Capability.AS_REQUESTED, Capability.BYTE_STREAM, Capability.PROMPT_WRITER_WAKEUP,
-                    Capability.RESIZE);
+                    Capability.RESIZE, Capability.SAME_PIPE_OBJECT);
 
     /** Creates the source (found by {@link java.util.ServiceLoader}). */
     public KernelTestPipes() {

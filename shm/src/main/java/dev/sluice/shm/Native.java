@@ -63,6 +63,8 @@ final class Native {
     private static final int STAT_MODE = AARCH64 ? 16 : 24;
     private static final int STAT_UID = AARCH64 ? 24 : 28;
     private static final int STAT_SIZE_FIELD = 48;
+    private static final int STAT_DEV = 0; // st_dev and st_ino lead struct stat on both
+    private static final int STAT_INO = 8;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup C = LINKER.defaultLookup();
@@ -216,13 +218,13 @@ final class Native {
     }
 
     /** What {@code fstat(2)} says of a descriptor, as far as this module cares. */
-    record Stat(int mode, int uid, long size) {
+    record Stat(int mode, int uid, long size, long dev, long ino) {
         boolean regular() {
             return (mode & S_IFMT) == S_IFREG;
         }
     }
 
-    /** @return the descriptor's mode, owner and size; null with {@code errno[0]} set on failure */
+    /** @return the descriptor's mode, owner, size, device and inode; null with {@code errno[0]} set on failure */
     static Stat fstat(int fd, int[] errno) {
         MemorySegment s = SCRATCH.get();
         MemorySegment st = s.asSlice(128, STAT_SIZE);
@@ -235,7 +237,8 @@ final class Native {
         } catch (Throwable t) {
             throw bug(t);
         }
-        return new Stat(st.get(JAVA_INT, STAT_MODE), st.get(JAVA_INT, STAT_UID), st.get(JAVA_LONG, STAT_SIZE_FIELD));
+        return new Stat(st.get(JAVA_INT, STAT_MODE), st.get(JAVA_INT, STAT_UID), st.get(JAVA_LONG, STAT_SIZE_FIELD),
+                st.get(JAVA_LONG, STAT_DEV), st.get(JAVA_LONG, STAT_INO));
     }
 
     static int geteuid() {

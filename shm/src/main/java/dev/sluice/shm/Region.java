@@ -31,13 +31,23 @@ final class Region {
     final Layout layout;
     final int mask;
     final String name;
+    /** Which memory this maps, the same for every mapping of it while any exists. */
+    final Id id;
     private final Arena arena;
     /** The memfd this process created the pipe with, kept open so that peers can open its /proc path; or -1. */
     private final int fd;
     private final AtomicLong uses = new AtomicLong();
 
-    Region(Arena arena, MemorySegment seg, Layout layout, int fd, String name) {
+    /**
+     * The identity of the memory behind a mapping: the device and inode of the memfd or file. A mapping holds
+     * its file, so two live mappings with the same identity map the same memory.
+     */
+    record Id(long dev, long ino) {
+    }
+
+    Region(Arena arena, MemorySegment seg, Layout layout, int fd, String name, Id id) {
         this.arena = arena;
+        this.id = id;
         this.seg = seg;
         this.base = seg.address();
         this.layout = layout;

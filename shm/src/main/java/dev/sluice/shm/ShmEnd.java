@@ -89,8 +89,11 @@ abstract sealed class ShmEnd extends EndBase permits ShmReadEnd, ShmWriteEnd {
     /**
      * {@inheritDoc}
      *
-     * <p>A change made by this JVM completes the future before the call that made it returns; for a change made
-     * by another process, a virtual thread waits (parked, through the pipe's watcher) and completes it.
+     * <p>A change made by this JVM, through any of its attachments of the pipe, completes the future before the
+     * call that made it returns; for a change made by another process, a virtual thread waits (parked, through
+     * the pipe's watcher) and completes it once it sees the handle ready. It looks after the change, so if a
+     * reader took the bytes first (or a writer the room), the future waits on for the next change, as an epoll
+     * item that is no longer ready when {@code epoll_wait} polls it is not reported.
      */
     @Override
     public final CompletableFuture<Readiness> whenReady() {

@@ -129,6 +129,15 @@ public final class ShmPipe implements Pipe {
     private final java.util.concurrent.ConcurrentLinkedQueue<Pending> pending =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
 
+    /**
+     * This JVM's attachments of each pipe's memory, so that a call through one attachment settles the readiness
+     * futures of all of them (a change made by this JVM completes this JVM's futures before the call returns).
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<Region.Id, ShmPipe[]> ATTACHMENTS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** This attachment's entry in {@link #ATTACHMENTS}: this JVM's attachments of the same memory, itself too. */
+    private volatile ShmPipe[] siblings = {this};
+
     /** A readiness future and the handle it waits on. */
     record Pending(ShmEnd end, java.util.concurrent.CompletableFuture<dev.sluice.Readiness> future, Thread waiter) {
     }
@@ -154,6 +163,31 @@ public final class ShmPipe implements Pipe {
         this.dataWatcher = new Watcher(this, Layout.DATA_SEQ);
         this.roomWatcher = new Watcher(this, Layout.ROOM_SEQ);
         this.created = Instant.ofEpochMilli(region.getLong(Layout.OFF_CREATED));
+        joinSiblings(); // last: the others may settle this attachment's futures from here on
+    }
+
+    /** Adds this attachment to this JVM's attachments of its memory, and tells every one of them. */
+    private void joinSiblings() {
+        ATTACHMENTS.compute(region.id, (id, all) -> {
+            ShmPipe[] now = all == null ? new ShmPipe[] {this} : java.util.Arrays.copyOf(all, all.length + 1);
+            now[now.length - 1] = this;
+            for (ShmPipe p : now) {
+                p.siblings = now;
+            }
+            return now;
+        });
+    }
+
+    /** Takes this attachment out of this JVM's attachments of its memory (it has left the pipe). */
+    private void leaveSiblings() {
+        ATTACHMENTS.computeIfPresent(region.id, (id, all) -> {
+            ShmPipe[] now = java.util.Arrays.stream(all).filter(p -> p != this).toArray(ShmPipe[]::new);
+            for (ShmPipe p : now) {
+                p.siblings = now;
+            }
+            siblings = new ShmPipe[] {this};
+            return now.length == 0 ? null : now;
+        });
     }
 
     // ---- making and joining -------------------------------------------------------------------------
@@ -202,8 +236,13 @@ public final class ShmPipe implements Pipe {
         Region region;
         Arena arena = Arena.ofShared();
         try {
+            int[] errno = new int[1];
+            Native.Stat st = Native.fstat(fd, errno);
+            if (st == null) {
+                throw new IOException("ShmPipe.create: fstat of the memfd failed: " + Native.describe(errno[0]));
+            }
             MemorySegment seg = map(Path.of("/proc/self/fd/" + fd), layout.totalBytes, arena);
-            region = new Region(arena, seg, layout, fd, "shared pipe " + procPath);
+            region = new Region(arena, seg, layout, fd, "shared pipe " + procPath, new Region.Id(st.dev(), st.ino()));
         } catch (IOException | RuntimeException ex) {
             arena.close();
             Native.close(fd);
@@ -236,7 +275,10 @@ public final class ShmPipe implements Pipe {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
             ch.write(ByteBuffer.allocate(1), layout.totalBytes - 1); // sparse: tmpfs allocates pages on touch
             MemorySegment seg = ch.map(FileChannel.MapMode.READ_WRITE, 0, layout.totalBytes, arena);
-            return formatted(new Region(arena, seg, layout, -1, "shared pipe " + file), file, options);
+            java.util.Map<String, Object> a = java.nio.file.Files.readAttributes(file, "unix:dev,ino",
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            Region.Id id = new Region.Id((Long) a.get("dev"), (Long) a.get("ino"));
+            return formatted(new Region(arena, seg, layout, -1, "shared pipe " + file, id), file, options);
         } catch (IOException | RuntimeException e) {
             if (arena.scope().isAlive()) {
                 arena.close();
@@ -359,7 +401,8 @@ public final class ShmPipe implements Pipe {
             throw new IOException("cannot open shared pipe " + path + ": " + Native.describe(-fd));
         }
         try {
-            long size = checkFile(fd, path);
+            Native.Stat st = checkFile(fd, path);
+            long size = st.size();
             Arena arena = Arena.ofShared();
             try {
                 MemorySegment seg = map(Path.of("/proc/self/fd/" + fd), size, arena);
@@ -369,7 +412,7 @@ public final class ShmPipe implements Pipe {
                     throw new ShmPipeFormatException(path + " says it was made by user " + uid + ", not by this "
                             + "process's user " + Native.geteuid());
                 }
-                return new Region(arena, seg, layout, -1, "shared pipe " + path);
+                return new Region(arena, seg, layout, -1, "shared pipe " + path, new Region.Id(st.dev(), st.ino()));
             } catch (IOException | RuntimeException e) {
                 arena.close();
                 throw e;
@@ -379,8 +422,9 @@ public final class ShmPipe implements Pipe {
         }
     }
 
-    /** @return the file's size, after checking that it is a regular file of this user that others cannot open */
-    private static long checkFile(int fd, Path path) throws IOException {
+    /** @return what fstat says of the file, after checking that it is a regular file of this user that others
+     *          cannot open, of a size a pipe can have */
+    private static Native.Stat checkFile(int fd, Path path) throws IOException {
         int[] errno = new int[1];
         Native.Stat st = Native.fstat(fd, errno);
         if (st == null) {
@@ -406,7 +450,7 @@ public final class ShmPipe implements Pipe {
             throw new ShmPipeFormatException(path + " is " + st.size() + " bytes: not a Sluice shared-memory pipe"
                     + " (they are 16 KiB to " + max + " bytes)");
         }
-        return st.size();
+        return st;
     }
 
     private static MemorySegment map(Path procFd, long size, Arena arena) throws IOException {
@@ -504,6 +548,7 @@ public final class ShmPipe implements Pipe {
         if (!detached.compareAndSet(false, true)) {
             return;
         }
+        leaveSiblings();
         try {
             control.detach();
         } catch (ShmPipeFormatException e) {
@@ -541,10 +586,17 @@ public final class ShmPipe implements Pipe {
     }
 
     /**
-     * Completes the queued futures whose handles are ready now: called after every call of this JVM that
-     * changes the pipe, so a future is complete when the read, write or close that made it ready returns.
+     * Completes the queued futures whose handles are ready now, of every attachment of this JVM to the pipe's
+     * memory: called after every call of this JVM that changes the pipe, so a future is complete when the read,
+     * write or close that made it ready returns, whichever attachment the call went through.
      */
     void settle() {
+        for (ShmPipe p : siblings) {
+            p.settleOwn();
+        }
+    }
+
+    private void settleOwn() {
         if (pending.isEmpty()) {
             return;
         }
@@ -613,13 +665,15 @@ public final class ShmPipe implements Pipe {
         if (deadline.expired()) {
             throw Failures.timedOut(what, done);
         }
+        // Every wait counts, however it ends (the kernel module counts every wait after EAGAIN): whether the spin
+        // or the sleep ends it is the scheduler's choice.
+        (read ? readerWaits : writerWaits).increment();
         for (int i = 0; i < SPINS; i++) {
             if (ready(read)) {
                 return;
             }
             Thread.onSpinWait();
         }
-        (read ? readerWaits : writerWaits).increment();
         long seqWord = read ? Layout.DATA_SEQ : Layout.ROOM_SEQ;
         long waitersWord = read ? Layout.DATA_WAITERS : Layout.ROOM_WAITERS;
         end.blocked.incrementAndGet();

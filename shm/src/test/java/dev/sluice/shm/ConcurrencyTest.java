@@ -55,7 +55,7 @@ class ConcurrencyTest {
         }
         ReadEnd in = a.reader();
         in.setTimeout(Duration.ofSeconds(30));
-        Records.Parser got = CrossProcessTest.drain(in);
+        Records.Parser got = Records.drain(in);
         for (Thread t : writers) {
             t.join();
         }

@@ -1,9 +1,16 @@
 package dev.sluice.shm;
 
+import dev.sluice.ReadEnd;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Numbered, self-checking records for the stress tests: {@code [int length][int writer][int seq][payload]},
@@ -68,6 +75,96 @@ final class Records {
             }
         }
         return (long) writer << 32 | seq;
+    }
+
+    /** Reads records until end-of-stream, checking each. */
+    static Parser drain(ReadEnd in) throws IOException {
+        Parser parser = new Parser();
+        byte[] buf = new byte[7000];
+        for (int n; (n = in.read(buf)) != -1; ) {
+            parser.feed(buf, 0, n);
+        }
+        return parser;
+    }
+
+    /**
+     * What one reader of packets got: each packet one whole record ({@link #verify}), each writer's in order,
+     * none twice; as sets of record numbers per writer, which readers of several processes can print and
+     * {@link #parse}, and {@link #union} checks for records read twice.
+     */
+    static final class Tally {
+        private final Map<Integer, BitSet> seen = new TreeMap<>();
+        private final Map<Integer, Integer> last = new HashMap<>();
+
+        /** @throws AssertionError if the packet is not a whole record or comes out of its writer's order */
+        void add(byte[] b, int n) {
+            long id = verify(b, n);
+            int writer = (int) (id >>> 32);
+            int seq = (int) id;
+            Integer before = last.put(writer, seq);
+            if (before != null && seq <= before) {
+                throw new AssertionError("writer " + writer + ": record " + seq + " after " + before);
+            }
+            seen.computeIfAbsent(writer, w -> new BitSet()).set(seq);
+        }
+
+        /** @return how many records of {@code writer} were read */
+        int count(int writer) {
+            BitSet b = seen.get(writer);
+            return b == null ? 0 : b.cardinality();
+        }
+
+        /**
+         * Reads packets (one record each) until end-of-stream.
+         *
+         * @param progress called after each record, with this tally
+         */
+        static Tally readPackets(ReadEnd in, java.util.function.Consumer<Tally> progress) throws IOException {
+            Tally t = new Tally();
+            byte[] buf = new byte[4096];
+            for (int n; (n = in.read(buf)) != -1; ) {
+                t.add(buf, n);
+                progress.accept(t);
+            }
+            return t;
+        }
+
+        /** @return a line per writer, {@code WRITER BITSET} (the set's bytes in Base64) */
+        List<String> lines() {
+            List<String> out = new ArrayList<>();
+            seen.forEach((w, bits) -> out.add(w + " " + Base64.getEncoder().encodeToString(bits.toByteArray())));
+            return out;
+        }
+
+        /** @return the tally {@link #lines()} printed */
+        static Tally parse(List<String> lines) {
+            Tally t = new Tally();
+            for (String line : lines) {
+                String[] f = line.split(" ");
+                t.seen.put(Integer.parseInt(f[0]), BitSet.valueOf(Base64.getDecoder().decode(f[1])));
+            }
+            return t;
+        }
+
+        /**
+         * @return per writer, every record number any of {@code tallies} read
+         * @throws AssertionError if two of them read the same record
+         */
+        static Map<Integer, BitSet> union(List<Tally> tallies) {
+            Map<Integer, BitSet> all = new TreeMap<>();
+            for (Tally t : tallies) {
+                t.seen.forEach((w, bits) -> {
+                    BitSet sum = all.computeIfAbsent(w, x -> new BitSet());
+                    if (sum.intersects(bits)) {
+                        BitSet twice = (BitSet) sum.clone();
+                        twice.and(bits);
+                        throw new AssertionError("writer " + w + ": records " + twice + " were read twice");
+                    }
+                    sum.or(bits);
+                });
+            }
+            return all;
+        }
     }
 
     /** Parses a stream of records as it arrives in pieces, and checks each one. */

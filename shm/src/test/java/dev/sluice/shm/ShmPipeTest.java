@@ -215,6 +215,50 @@ class ShmPipeTest {
         assertThat(out.poll().writable()).isTrue();
     }
 
+    /**
+     * A change made by this JVM completes a future of this JVM before the call that made it returns, through
+     * whichever attachment the call and the future are (the ends here are in two attachments). Rounds, since
+     * the future's own waiting thread could now and then complete it first.
+     */
+    @Test
+    void aCallThroughAnotherAttachmentOfThisJvmCompletesFuturesBeforeItReturns() throws Exception {
+        close();
+        open(PipeOptions.builder().capacity(4096).build());
+        for (int round = 0; round < 20; round++) {
+            CompletableFuture<dev.sluice.Readiness> data = in.whenReady();
+            assertThat(data).isNotDone();
+            out.write(new byte[4096]);
+            assertThat(data).as("round %d: the reader's future, after a write through the other attachment", round)
+                    .isDone();
+            CompletableFuture<dev.sluice.Readiness> room = out.whenReady();
+            assertThat(room).isNotDone();
+            assertThat(in.read(new byte[4096])).isEqualTo(4096);
+            assertThat(room).as("round %d: the writer's future, after a read through the other attachment", round)
+                    .isDone();
+        }
+        CompletableFuture<dev.sluice.Readiness> hangUp = in.whenReady();
+        out.close();
+        assertThat(hangUp).as("the reader's future, after the last writer closed").isDone();
+        assertThat(hangUp.join().hungUp()).isTrue();
+    }
+
+    /**
+     * A blocking call that has to wait counts as a wait however the wait ends: in the spin (the other side made
+     * room or data a moment later) or asleep. Which of the two happens is the scheduler's choice, so counting
+     * only sleeps made writerWaits a coin toss (core's Rule01 asks a writer of 1 MiB into 64 KiB to have
+     * waited). Here the wait ends in its first spin, as the pipe already has room.
+     */
+    @Test
+    void aWaitThatEndsSpinningIsCounted() throws IOException {
+        ShmEnd w = (ShmEnd) out;
+        ShmEnd r = (ShmEnd) in;
+        a.await(w, false, w.deadline(), 0, "write to a full pipe");
+        out.write(new byte[1]);
+        b.await(r, true, r.deadline(), 0, "read from an empty pipe");
+        assertThat(a.counters().writerWaits()).isEqualTo(1);
+        assertThat(b.counters().readerWaits()).isEqualTo(1);
+    }
+
     @Test
     void capacityIsFixed() {
         assertThat(a.capacity()).isEqualTo(65536);

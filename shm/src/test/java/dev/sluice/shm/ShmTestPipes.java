@@ -1,7 +1,11 @@
 package dev.sluice.shm;
 
 import dev.sluice.Pipe;
+import dev.sluice.PipeCounters;
 import dev.sluice.PipeOptions;
+import dev.sluice.PipeStat;
+import dev.sluice.ReadEnd;
+import dev.sluice.WriteEnd;
 import dev.sluice.testing.Capability;
 import dev.sluice.testing.PipeFactory;
 import java.io.IOException;
@@ -13,10 +17,15 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * The pipes this module runs core's conformance rules over: shared-memory pipes, named in this module's
- * {@code META-INF/services}. They open as asked, carry a byte stream and wake a blocked writer as soon as room
- * frees; their capacity is fixed at creation, and what only the in-process pipe has (its occupancy, pool, wait
- * queue, splice and transfers between its ends) they lack, so those tests do not run here. Options a shared
- * pipe cannot honour abort the test with the reason.
+ * {@code META-INF/services}, in two shapes. "shared memory" has both ends in one attachment (one mapping);
+ * "shared memory, two mappings" takes the read end from one attachment and the write end from a second,
+ * independent attachment of the same memory ({@link ShmPipe#attach} through {@link ShmPipe#path()}, so the
+ * kernel maps it a second time, with a process-table entry of its own), as two processes would hold them.
+ * They open as asked, carry a byte stream and wake a blocked writer as soon as room frees; their capacity is
+ * fixed at creation, and what only the in-process pipe has (its occupancy, pool, wait queue, splice and
+ * transfers between its ends) they lack, so those tests do not run here. Options a shared pipe cannot honour
+ * abort the test with the reason. The two-mappings shape lacks {@link Capability#SAME_PIPE_OBJECT}: each end's
+ * {@code pipe()} is its own attachment.
  */
 public final class ShmTestPipes implements PipeFactory.Source {
     private static final Set<Capability> CAPABILITIES =
@@ -28,18 +37,20 @@ public final class ShmTestPipes implements PipeFactory.Source {
 
     @Override
     public List<PipeFactory> pipes() {
-        return List.of(new Shared());
+        return List.of(new Shared(false), new Shared(true));
     }
 
-    private static final class Shared implements PipeFactory {
+    /** Shared pipes over one mapping, or with the ends in two attachments ({@code twoMappings}). */
+    private record Shared(boolean twoMappings) implements PipeFactory {
         @Override
         public String name() {
-            return "shared memory";
+            return twoMappings ? "shared memory, two mappings" : "shared memory";
         }
 
+        /** Both shapes alike, but for the one object both ends name, which two attachments do not have. */
         @Override
         public boolean has(Capability capability) {
-            return CAPABILITIES.contains(capability);
+            return CAPABILITIES.contains(capability) || capability == Capability.SAME_PIPE_OBJECT && !twoMappings;
         }
 
         @Override
@@ -57,7 +68,8 @@ public final class ShmTestPipes implements PipeFactory.Source {
                 throw new TestAbortedException("a shared-memory pipe cannot honour: " + String.join("; ", no));
             }
             try {
-                return ShmPipe.create(options);
+                ShmPipe p = ShmPipe.create(options);
+                return twoMappings ? TwoMappings.of(p, options) : p;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -65,12 +77,103 @@ public final class ShmTestPipes implements PipeFactory.Source {
 
         @Override
         public long stressBytes() {
-            return 8L << 20;
+            return twoMappings ? 4L << 20 : 8L << 20;
         }
 
         @Override
         public String toString() {
             return name();
+        }
+    }
+
+    /**
+     * One pipe seen through two attachments of its memory: the read end is the creator's, the write end the
+     * second attachment's. The calls on the pipe as a whole (stat, capacity) go to whichever attachment is
+     * still joined; counters add both attachments' up. An end's {@code pipe()} is its own attachment, not this
+     * object: there is no one object that both attachments share.
+     */
+    static final class TwoMappings implements Pipe {
+        private final ShmPipe readSide;
+        private final ShmPipe writeSide;
+
+        private TwoMappings(ShmPipe readSide, ShmPipe writeSide) {
+            this.readSide = readSide;
+            this.writeSide = writeSide;
+        }
+
+        /** Attaches to {@code created} a second time and keeps its read end and the new attachment's write end. */
+        static TwoMappings of(ShmPipe created, PipeOptions options) throws IOException {
+            ShmPipe second;
+            try {
+                second = ShmPipe.attach(created.path());
+            } catch (IOException | RuntimeException e) {
+                created.close();
+                throw e;
+            }
+            second.reader().close();
+            created.writer().close(); // after the attach, so the pipe always has a write handle open
+            second.writer().setNonBlocking(options.nonBlockingWrite());
+            second.writer().setPacketMode(options.packetMode());
+            return new TwoMappings(created, second);
+        }
+
+        private ShmPipe joined() {
+            return readSide.detached() ? writeSide : readSide;
+        }
+
+        @Override
+        public ReadEnd reader() {
+            return readSide.reader();
+        }
+
+        @Override
+        public WriteEnd writer() {
+            return writeSide.writer();
+        }
+
+        @Override
+        public int capacity() {
+            return readSide.capacity();
+        }
+
+        @Override
+        public int setCapacity(int bytes) {
+            return joined().setCapacity(bytes);
+        }
+
+        /**
+         * The live state from an attachment still joined; once both have left, the state as the later one left
+         * it (the earlier one's snapshot still counts the later one's handles).
+         */
+        @Override
+        public PipeStat stat() {
+            if (!readSide.detached() || !writeSide.detached()) {
+                return joined().stat();
+            }
+            PipeStat r = readSide.stat();
+            PipeStat w = writeSide.stat();
+            return r.readers() + r.writers() <= w.readers() + w.writers() ? r : w;
+        }
+
+        @Override
+        public PipeCounters counters() {
+            PipeCounters r = readSide.counters();
+            PipeCounters w = writeSide.counters();
+            return new PipeCounters(r.bytesWritten() + w.bytesWritten(), r.bytesRead() + w.bytesRead(),
+                    r.writeCalls() + w.writeCalls(), r.readCalls() + w.readCalls(),
+                    r.readerWaits() + w.readerWaits(), r.writerWaits() + w.writerWaits(), -1, -1, -1, -1, -1, -1,
+                    -1, -1);
+        }
+
+        @Override
+        public void resetCounters() {
+            readSide.resetCounters();
+            writeSide.resetCounters();
+        }
+
+        @Override
+        public String toString() {
+            return "TwoMappings[" + readSide + ", " + writeSide + "]";
         }
     }
 }
