@@ -7,7 +7,8 @@ package dev.sluice.shm;
  * {@code pipe->mutex}, so readers take turns and so do writers; the shared {@code LOCK}, which a reader and a
  * writer both take, it holds only to look at the ring, to publish and to give slots back. A pass of more than
  * one page copies without {@code LOCK}, so a reader and a writer copy beside each other; a pass of one page or
- * less (a message, a token) copies under it, which saves a second visit.
+ * less (a message, a token) copies under it, which saves a second visit, and when no one holds its side's lock
+ * it takes {@code LOCK} alone: whoever takes the side's lock later takes {@code LOCK} before touching the ring.
  *
  * <p>Only the reader holding {@code READ_LOCK} moves the tail or a slot's offset, and only the writer holding
  * {@code WRITE_LOCK} moves the head, fills free slots past it or adds bytes to the newest slot: so the slots a
@@ -28,6 +29,8 @@ final class Ring {
      * back, this often, so the other side works on the ring while this one copies.
      */
     static final int CHUNK = 4;
+    /** A pass that must be done holding its side's lock: it copies more than a page, or someone holds that lock. */
+    private static final long LONGER = Long.MIN_VALUE;
     /** What a change under {@code LOCK} calls for once it is released. */
     private static final int WAKE_WRITERS = 1;
     private static final int WAKE_READERS = 2;
@@ -48,9 +51,14 @@ final class Ring {
      * @return bytes read; 0 if the pipe is empty and a writer is open; {@link #EOF} if it is empty with none
      */
     long read(Span dst) throws ShmPipeFormatException {
+        // A glance without the lock: at most one slot queued is worth a try under LOCK alone (rechecked there).
+        long n = r.occupancyUnchecked(r.headTail()) <= 1 ? readPass(dst, false) : LONGER;
+        if (n != LONGER) {
+            return n;
+        }
         c.lock(Layout.READ_LOCK);
         try {
-            return readPass(dst);
+            return readPass(dst, true);
         } finally {
             c.unlock(Layout.READ_LOCK);
         }
@@ -59,9 +67,11 @@ final class Ring {
     /**
      * One read: sees what is queued under {@code LOCK}; one slot it copies there and then; more it copies out
      * without {@code LOCK}, giving slots back under {@code LOCK} every {@link #CHUNK} pages (so a writer can
-     * refill them while it copies on) and at the end.
+     * refill them while it copies on) and at the end. Without {@code READ_LOCK} ({@code sideHeld} false) it
+     * does only what it can under {@code LOCK} alone, and only while no reader holds {@code READ_LOCK} (one in
+     * a longer pass copies without {@code LOCK}); else it returns {@link #LONGER} having done nothing.
      */
-    private long readPass(Span dst) throws ShmPipeFormatException {
+    private long readPass(Span dst, boolean sideHeld) throws ShmPipeFormatException {
         int tail;
         int used;
         long n = -1;
@@ -73,6 +83,9 @@ final class Ring {
             used = r.occupancy(ht);
             if (used == 0) {
                 return Region.writers(r.getLong(Layout.HANDLES)) == 0 ? EOF : 0;
+            }
+            if (!sideHeld && (used > 1 || r.getInt(Layout.READ_LOCK) != 0)) {
+                return LONGER;
             }
             if (used == 1) {
                 int w = r.slotWord(tail);
@@ -164,9 +177,13 @@ final class Ring {
      * @return bytes stored (possibly 0: no room); {@link #BROKEN} if every read handle is closed
      */
     long write(Span src, boolean packet, boolean mayMerge) throws ShmPipeFormatException {
+        long n = src.remaining() <= Layout.PAGE ? writePass(src, packet, mayMerge, false) : LONGER;
+        if (n != LONGER) {
+            return n;
+        }
         c.lock(Layout.WRITE_LOCK);
         try {
-            return writePass(src, packet, mayMerge);
+            return writePass(src, packet, mayMerge, true);
         } finally {
             c.unlock(Layout.WRITE_LOCK);
         }
@@ -176,9 +193,12 @@ final class Ring {
      * One write: under {@code LOCK}, the broken-pipe check, the merge (less than a page), the free slots, and a
      * remainder of one page copied and published there and then; a longer one is copied without {@code LOCK}
      * into the free slots past the head and published under {@code LOCK} every {@link #CHUNK} pages (so a reader
-     * can copy them out while this writer copies on) and at the end.
+     * can copy them out while this writer copies on) and at the end. Without {@code WRITE_LOCK} ({@code sideHeld}
+     * false, only for at most a page) it runs only while no writer holds {@code WRITE_LOCK} (one in a longer pass
+     * copies without {@code LOCK}); else it returns {@link #LONGER} having done nothing.
      */
-    private long writePass(Span src, boolean packet, boolean mayMerge) throws ShmPipeFormatException {
+    private long writePass(Span src, boolean packet, boolean mayMerge, boolean sideHeld)
+            throws ShmPipeFormatException {
         long n = 0;
         int head;
         int free;
@@ -187,6 +207,9 @@ final class Ring {
         try {
             if (Region.readers(r.getLong(Layout.HANDLES)) == 0) {
                 return BROKEN;
+            }
+            if (!sideHeld && r.getInt(Layout.WRITE_LOCK) != 0) {
+                return LONGER;
             }
             long ht = r.headTail();
             head = Region.head(ht);
