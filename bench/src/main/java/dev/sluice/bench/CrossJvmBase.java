@@ -55,6 +55,7 @@ public abstract class CrossJvmBase {
      */
     @TearDown(Level.Trial)
     public void stopPeer() throws Exception {
+        CrossJvmCpu.childClosing(peer.pid(), peer.childCpuNanos());
         busyThreads.stop();
         try {
             finish();
