@@ -26,6 +26,13 @@ public abstract class CrossJvmBase {
     @Param({"0", "2"})
     public int busy;
 
+    /**
+     * Bytes of each pipe for {@code shm} and {@code kernel}: 0 for their default, 64 KiB (the socket and the ring
+     * ignore it; Agrona's rings are 1 MiB).
+     */
+    @Param({"0"})
+    public int pipeCapacity;
+
     /** The child, started at set-up. */
     Peer peer;
     private Busy busyThreads;
@@ -44,7 +51,7 @@ public abstract class CrossJvmBase {
      */
     @Setup(Level.Trial)
     public void startPeer() throws Exception {
-        peer = Peer.start(Transport.parse(transport), role());
+        peer = Peer.start(Transport.parse(transport), role(), pipeCapacity);
         busyThreads = Busy.start(busy);
     }
 
