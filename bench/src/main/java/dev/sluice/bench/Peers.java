@@ -3,13 +3,6 @@ package dev.sluice.bench;
 import java.io.IOException;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
-import java.nio.ByteBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.ControlledMessageHandler;
-import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 /**
  * The other Java pipes, each configured the way its own users run it, behind the benchmarks' byte-array
@@ -57,7 +50,7 @@ final class Peers {
     }
 
     static Transport agrona() {
-        return new Agrona();
+        return Transport.of(dev.sluice.crossjvm.AgronaChannel.inProcess(RING_BYTES)); // the cross-JVM benchmarks' too
     }
 
     /** {@code java.io.PipedInputStream}/{@code PipedOutputStream}. */
@@ -141,75 +134,6 @@ final class Peers {
         public void close() throws IOException {
             sink.close();
             source.close();
-        }
-    }
-
-    /** Agrona's polling ring: one message per write; a message of type {@link #END} ends the stream. */
-    static final class Agrona extends Transport {
-        private static final int DATA = 1;
-        private static final int END = 2;
-        private final OneToOneRingBuffer ring = new OneToOneRingBuffer(
-                new UnsafeBuffer(ByteBuffer.allocateDirect(RING_BYTES + RingBufferDescriptor.TRAILER_LENGTH)));
-        private final UnsafeBuffer src = new UnsafeBuffer(new byte[0]);
-        private final IdleStrategy writerIdle = new BackoffIdleStrategy();
-        private final IdleStrategy readerIdle = new BackoffIdleStrategy();
-        private byte[] dst;
-        private int at;
-        private int limit;
-        private boolean ended;
-
-        /** Copies whole messages into the caller's array while they fit; one that does not waits for the next read. */
-        private final ControlledMessageHandler handler = (type, buffer, index, length) -> {
-            if (type == END) {
-                ended = true;
-                return ControlledMessageHandler.Action.BREAK;
-            }
-            if (length > limit - at) {
-                return ControlledMessageHandler.Action.ABORT;
-            }
-            buffer.getBytes(index, dst, at, length);
-            at += length;
-            return ControlledMessageHandler.Action.CONTINUE;
-        };
-
-        @Override
-        int write(byte[] b, int off, int len) {
-            src.wrap(b, off, len);
-            writerIdle.reset();
-            while (!ring.write(DATA, src, 0, len)) {
-                writerIdle.idle(); // full: it cannot block, it backs off
-            }
-            return len;
-        }
-
-        @Override
-        int read(byte[] b, int off, int len) {
-            dst = b;
-            at = off;
-            limit = off + len;
-            readerIdle.reset();
-            for (;;) {
-                int messages = ring.controlledRead(handler);
-                if (at > off) {
-                    return at - off;
-                }
-                if (ended) {
-                    return -1;
-                }
-                readerIdle.idle(messages);
-            }
-        }
-
-        @Override
-        void closeWriter() {
-            src.wrap(new byte[1]);
-            while (!ring.write(END, src, 0, 1)) {
-                writerIdle.idle();
-            }
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

@@ -42,6 +42,44 @@ abstract class Transport implements AutoCloseable {
         return new Nio(java.nio.channels.Pipe.open());
     }
 
+    /**
+     * @param link a link of the {@code crossjvm} module: Agrona's ring within this JVM, or a peer in another JVM
+     * @return the link as a transport (written and read through its own calls)
+     */
+    static Transport of(dev.sluice.crossjvm.Link link) {
+        return new Linked(link);
+    }
+
+    /** A {@code crossjvm} link: one way of it when both ends are here, both ways to a peer in another JVM. */
+    static final class Linked extends Transport {
+        final dev.sluice.crossjvm.Link link;
+
+        Linked(dev.sluice.crossjvm.Link link) {
+            this.link = link;
+        }
+
+        @Override
+        int write(byte[] b, int off, int len) throws IOException {
+            link.write(b, off, len);
+            return len;
+        }
+
+        @Override
+        int read(byte[] b, int off, int len) throws IOException {
+            return link.read(b, off, len);
+        }
+
+        @Override
+        void closeWriter() throws IOException {
+            link.closeOutput();
+        }
+
+        @Override
+        public void close() {
+            link.close();
+        }
+    }
+
     /** Sluice through its byte-array API. */
     static final class Sluice extends Transport {
         final Pipe pipe;

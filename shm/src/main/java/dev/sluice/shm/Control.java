@@ -31,7 +31,10 @@ final class Control {
     static final int CONTENDED = 0x8000_0000;
     private static final int REGISTRANT = 0xFF;
     private static final int GEN_MASK = 0x7F_FFFF;
-    /** Spins before a lock waiter sleeps: the lock is held for a copy of at most a few pages. */
+    /**
+     * Spins before a lock waiter sleeps: {@code LOCK} is held for at most one page's copy (larger passes copy
+     * without it), a side's lock for one pass of that side.
+     */
     private static final int LOCK_SPINS = 200;
     private static final long LOCK_SLICE_NANOS = 10_000_000L;
     private static final long VIRTUAL_LOCK_SLICE_NANOS = 1_000_000L;
@@ -57,19 +60,32 @@ final class Control {
     // ---- the lock -----------------------------------------------------------------------------------
 
     void lock() throws ShmPipeFormatException {
-        if (!r.casInt(Layout.LOCK, 0, token)) {
-            lockSlow();
+        lock(Layout.LOCK);
+    }
+
+    void unlock() {
+        unlock(Layout.LOCK);
+    }
+
+    /**
+     * Takes one of the futex mutexes: {@link Layout#LOCK}, or a side's {@link Layout#READ_LOCK} or
+     * {@link Layout#WRITE_LOCK}, which a read or write takes first and holds while it copies without
+     * {@code LOCK}.
+     */
+    void lock(long word) throws ShmPipeFormatException {
+        if (!r.casInt(word, 0, token)) {
+            lockSlow(word);
         }
     }
 
-    private void lockSlow() throws ShmPipeFormatException {
+    private void lockSlow(long word) throws ShmPipeFormatException {
         int spins = LOCK_SPINS;
         boolean virtual = Thread.currentThread().isVirtual();
         for (;;) {
-            int v = r.getInt(Layout.LOCK);
+            int v = r.getInt(word);
             if (v == 0) {
                 // A thread that has slept takes the lock marked contended: others may still sleep behind it.
-                if (r.casInt(Layout.LOCK, 0, spins > 0 ? token : token | CONTENDED)) {
+                if (r.casInt(word, 0, spins > 0 ? token : token | CONTENDED)) {
                     return;
                 }
                 continue;
@@ -79,14 +95,19 @@ final class Control {
                 Thread.onSpinWait();
                 continue;
             }
-            if ((v & CONTENDED) == 0 && !r.casInt(Layout.LOCK, v, v | CONTENDED)) {
+            if ((v & CONTENDED) == 0 && !r.casInt(word, v, v | CONTENDED)) {
                 continue;
             }
             v |= CONTENDED;
-            int res = Native.futexWait(r.base + Layout.LOCK, v, virtual ? VIRTUAL_LOCK_SLICE_NANOS : LOCK_SLICE_NANOS);
+            int res = Native.futexWait(r.base + word, v, virtual ? VIRTUAL_LOCK_SLICE_NANOS : LOCK_SLICE_NANOS);
             if (res == -Native.ETIMEDOUT) {
-                if (ownerDead(v) && r.casInt(Layout.LOCK, v, token | CONTENDED)) {
-                    reclaimLocked(); // the dead owner's handles go with it; its half-done change is invisible
+                if (ownerDead(v) && r.casInt(word, v, token | CONTENDED)) {
+                    // The dead owner's handles go with it; its half-done change is invisible.
+                    if (word == Layout.LOCK) {
+                        reclaimLocked();
+                    } else {
+                        reclaim();
+                    }
                     return;
                 }
                 if (virtual) {
@@ -96,10 +117,19 @@ final class Control {
         }
     }
 
-    void unlock() {
-        int v = r.getAndSetInt(Layout.LOCK, 0);
+    void unlock(long word) {
+        int v = r.getAndSetInt(word, 0);
         if ((v & CONTENDED) != 0) {
-            Native.futexWake(r.base + Layout.LOCK, 1);
+            Native.futexWake(r.base + word, 1);
+        }
+    }
+
+    private void reclaim() throws ShmPipeFormatException {
+        lock();
+        try {
+            reclaimLocked();
+        } finally {
+            unlock();
         }
     }
 
@@ -334,12 +364,7 @@ final class Control {
             anyDead = id != 0 && !Procs.alive(id);
         }
         if (anyDead) {
-            lock();
-            try {
-                reclaimLocked();
-            } finally {
-                unlock();
-            }
+            reclaim();
         }
     }
 

@@ -17,6 +17,8 @@ import java.lang.foreign.ValueLayout;
  *                  384  DATA_SEQ   futex word readers sleep on;  388 DATA_WAITERS (threads asleep or about to)
  *                  512  ROOM_SEQ   futex word writers sleep on;  516 ROOM_WAITERS
  *                  640  HANDLES    open read handles (low 32) and write handles (high 32), every process's
+ *                  768  READ_LOCK  the readers' futex mutex, held for a whole read pass (as LOCK)
+ *                  896  WRITE_LOCK the writers' futex mutex, held for a whole write pass (as LOCK)
  *  page 1          process table: one 64-byte entry per attached (or invited) process
  *                    0  ID (long): pid | start time &lt;&lt; 22, 0 when free     8 GEN (int): bumped per new owner
  *                   12  PENDING (int): 1 while the handles wait for their process to claim them
@@ -31,7 +33,8 @@ import java.lang.foreign.ValueLayout;
  */
 final class Layout {
     static final long MAGIC = 0x4853_4543_4955_4c53L; // "SLUICESH" in little-endian bytes
-    static final int VERSION = 1;
+    /** 2: the side locks READ_LOCK and WRITE_LOCK, and copies outside LOCK. */
+    static final int VERSION = 2;
     static final int PAGE = 4096;
     /** Up to 256 Ki slots (1 GiB), as {@code PipeOptions.ABSOLUTE_MAX_CAPACITY}. */
     static final int MAX_SLOTS = 1 << 18;
@@ -56,6 +59,8 @@ final class Layout {
     static final long ROOM_SEQ = 512;
     static final long ROOM_WAITERS = 516;
     static final long HANDLES = 640;
+    static final long READ_LOCK = 768;
+    static final long WRITE_LOCK = 896;
 
     static final long TABLE = PAGE;
     static final long E_ID = 0;

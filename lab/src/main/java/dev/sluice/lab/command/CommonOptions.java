@@ -36,7 +36,8 @@ public class CommonOptions {
     }
 
     @Option(names = "--target", paramLabel = "T", split = ",",
-            description = "targets: sluice, kernel, nio, jdk-piped, okio, perf (repeatable or comma-separated)")
+            description = "targets: sluice, kernel, shm, kernel-jvm, nio, jdk-piped, okio, perf (repeatable or "
+                    + "comma-separated; shm and kernel-jvm have their peer in a child JVM)")
     List<String> targets;
     @Option(names = "--policy", paramLabel = "P", split = ",",
             description = "Sluice writer wake policies: always, half-empty, full-at-start, full-and-freed, adaptive, "

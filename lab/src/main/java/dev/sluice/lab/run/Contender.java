@@ -1,5 +1,6 @@
 package dev.sluice.lab.run;
 
+import dev.sluice.lab.targets.CrossJvmTarget;
 import dev.sluice.lab.targets.Family;
 import dev.sluice.lab.targets.Target;
 import dev.sluice.lab.workload.Outcome;
@@ -84,6 +85,9 @@ public sealed interface Contender permits Contender.OnTarget, Contender.Perf {
 
         @Override
         public Optional<String> cannotRun(Workload w, Map<String, Long> params, ThreadKind threads) {
+            if (target instanceof CrossJvmTarget && !w.crossJvm()) {
+                return Optional.of(CrossJvmTarget.whyNot());
+            }
             return target.unavailable().or(() -> w.unsupported(target, params, threads));
         }
 

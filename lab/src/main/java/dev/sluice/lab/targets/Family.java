@@ -13,6 +13,10 @@ public enum Family {
             + "--spin, --page-memory, --pool-pages, --capacity"),
     /** A Linux kernel pipe through the FFM module. */
     KERNEL("kernel", "Linux kernel pipe through FFM (module kernel)"),
+    /** Sluice's shared-memory pipe to a peer in a child JVM ({@link CrossJvmTarget}). */
+    SHM("shm", "Sluice's shared-memory pipe (sluice-shm) to a peer in a child JVM; pingpong and pipen only"),
+    /** A kernel pipe to a peer in a child JVM ({@link CrossJvmTarget}). */
+    KERNEL_JVM("kernel-jvm", "a Linux kernel pipe (KernelPipe) to a peer in a child JVM; pingpong and pipen only"),
     /** {@code java.nio.channels.Pipe}: a kernel pipe behind the JDK's channels. */
     NIO("nio", "java.nio.channels.Pipe (a kernel pipe behind the JDK's channels; fixed 64 KiB)"),
     /** {@code java.io.PipedInputStream} and {@code PipedOutputStream}. */

@@ -113,6 +113,8 @@ public final class Targets {
             switch (f) {
                 case SLUICE -> variants.forEach(v -> out.add(SluiceTarget.of(v)));
                 case KERNEL -> out.add(kernel());
+                case SHM -> out.add(CrossJvmTarget.shm());
+                case KERNEL_JVM -> out.add(CrossJvmTarget.kernelJvm());
                 case NIO -> out.add(new NioTarget());
                 case JDK_PIPED -> out.add(new JdkPipedTarget());
                 case OKIO -> out.add(new OkioTarget());

@@ -1,5 +1,7 @@
 package dev.sluice.lab.workload;
 
+import dev.sluice.crossjvm.Role;
+import dev.sluice.lab.targets.CrossJvmTarget;
 import dev.sluice.lab.targets.PipeHandle;
 import dev.sluice.lab.targets.Open;
 import dev.sluice.lab.targets.Target;
@@ -17,6 +19,7 @@ import java.util.Optional;
  * not only perf's mean {@code usecs/op}.
  *
  * <p>Check: each round trip sends bytes that depend on its number and the echo must be exactly those bytes.
+ * On a {@link CrossJvmTarget} the echo runs in a child JVM (the {@code crossjvm} module's peer).
  */
 final class PingPong implements Workload {
     @Override
@@ -89,12 +92,27 @@ final class PingPong implements Workload {
     }
 
     @Override
+    public boolean crossJvm() {
+        return true;
+    }
+
+    /**
+     * Runs the workload; on a {@link CrossJvmTarget} the echo is a child JVM, and one handle carries both ways.
+     */
+    @Override
     public Outcome run(Target target, Map<String, Long> p, ThreadKind threads) throws Exception {
         int loops = Workloads.intParam(p, "loops");
         int size = Workloads.intParam(p, "size");
-        PipeHandle ping = target.open(Open.blocking(traffic()));
-        PipeHandle pong = target.open(Open.blocking(traffic()));
-        List<PipeHandle> pipes = List.of(ping, pong);
+        PipeHandle ping;
+        PipeHandle pong;
+        if (target instanceof CrossJvmTarget remote) {
+            ping = remote.start(Role.ECHO);
+            pong = ping;
+        } else {
+            ping = target.open(Open.blocking(traffic()));
+            pong = target.open(Open.blocking(traffic()));
+        }
+        List<PipeHandle> pipes = ping == pong ? List.of(ping) : List.of(ping, pong);
         // 1 ns .. 100 s, 3 significant digits
         Histogram h = new Histogram(100_000_000_000L, 3);
         try {
@@ -113,17 +131,9 @@ final class PingPong implements Workload {
                 }
                 ping.closeWriter();
             });
-            crew.add(() -> {
-                byte[] buf = new byte[size];
-                int n = 0;
-                while (ping.readFully(buf, 0, size)) {
-                    pong.writeFully(buf, 0, size);
-                    n++;
-                }
-                if (n != loops) {
-                    throw new CheckFailure("pingpong: echoed " + n + " messages, expected " + loops);
-                }
-            });
+            if (ping != pong) {
+                crew.add(() -> echo(ping, pong, size, loops));
+            }
             long nanos = crew.run();
             Map<String, Double> m = new LinkedHashMap<>();
             m.put("seconds", Workloads.seconds(nanos));
@@ -137,6 +147,19 @@ final class PingPong implements Workload {
             return new Outcome(nanos, 2L * size * loops, loops, m, Workloads.sumCounters(pipes), null);
         } finally {
             pipes.forEach(PipeHandle::close);
+        }
+    }
+
+    /** The other thread of an in-process run: sends every message back, and counts them. */
+    private static void echo(PipeHandle ping, PipeHandle pong, int size, int loops) throws Exception {
+        byte[] buf = new byte[size];
+        int n = 0;
+        while (ping.readFully(buf, 0, size)) {
+            pong.writeFully(buf, 0, size);
+            n++;
+        }
+        if (n != loops) {
+            throw new CheckFailure("pingpong: echoed " + n + " messages, expected " + loops);
         }
     }
 }

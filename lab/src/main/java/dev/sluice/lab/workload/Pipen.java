@@ -1,5 +1,8 @@
 package dev.sluice.lab.workload;
 
+import dev.sluice.crossjvm.Role;
+import dev.sluice.lab.targets.CrossJvmTarget;
+import dev.sluice.lab.targets.PeerHandle;
 import dev.sluice.lab.targets.PipeHandle;
 import dev.sluice.lab.targets.Open;
 import dev.sluice.lab.targets.Target;
@@ -16,7 +19,9 @@ import java.util.Optional;
  * bytes; MB/s. The reader reads with a buffer of the write size. (The issue lists "32678"; taken as the
  * power of two 32768.)
  *
- * <p>Check: every byte is compared with the position-dependent pattern the writer sends.
+ * <p>Check: every byte is compared with the position-dependent pattern the writer sends. On a
+ * {@link CrossJvmTarget} the reader is a child JVM (the {@code crossjvm} module's peer, reading 64 KiB at a time),
+ * which checks every byte the same way.
  */
 final class Pipen implements Workload {
     @Override
@@ -52,9 +57,18 @@ final class Pipen implements Workload {
     }
 
     @Override
+    public boolean crossJvm() {
+        return true;
+    }
+
+    /** Runs the workload; on a {@link CrossJvmTarget} the reader is a child JVM, which checks every byte. */
+    @Override
     public Outcome run(Target target, Map<String, Long> p, ThreadKind threads) throws Exception {
         int size = Workloads.intParam(p, "size");
         long total = p.get("bytes") / size * size;
+        if (target instanceof CrossJvmTarget remote) {
+            return runToPeer(remote, size, total, threads);
+        }
         PipeHandle pipe = target.open(Open.blocking(Traffic.STREAM));
         long[] got = new long[1];
         try {
@@ -74,16 +88,41 @@ final class Pipen implements Workload {
                 }
                 got[0] = pos;
             });
-            long nanos = crew.run();
-            if (got[0] != total) {
-                throw new CheckFailure("pipen: wrote " + total + " bytes, read " + got[0]);
-            }
-            Map<String, Double> m = new LinkedHashMap<>();
-            m.put("seconds", Workloads.seconds(nanos));
-            m.put("MB/s", Workloads.mbPerSecond(total, nanos));
-            return new Outcome(nanos, total, total / size, m, pipe.counters(), null);
+            return outcome(crew.run(), total, size, got[0], pipe);
         } finally {
             pipe.close();
         }
+    }
+
+    /**
+     * The writer here, the reader in a child JVM: the timed section ends when the child has read and checked the
+     * last byte and said so ({@link PeerHandle#finish()}).
+     */
+    private Outcome runToPeer(CrossJvmTarget remote, int size, long total, ThreadKind threads) throws Exception {
+        PeerHandle peer = remote.start(Role.SINK);
+        long warm = peer.sent(); // the stream goes on from where the warm-up left it
+        long[] got = new long[1];
+        try {
+            Crew crew = new Crew(threads, List.of(peer));
+            crew.add(() -> {
+                for (long pos = warm; pos < warm + total; pos += size) {
+                    peer.writeFully(Patterns.BYTES, Patterns.offset(pos), size);
+                }
+                got[0] = peer.finish() - warm; // the child read every byte sent, each as the pattern says
+            });
+            return outcome(crew.run(), total, size, got[0], peer);
+        } finally {
+            peer.close();
+        }
+    }
+
+    private static Outcome outcome(long nanos, long total, int size, long got, PipeHandle pipe) {
+        if (got != total) {
+            throw new CheckFailure("pipen: wrote " + total + " bytes, read " + got);
+        }
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("seconds", Workloads.seconds(nanos));
+        m.put("MB/s", Workloads.mbPerSecond(total, nanos));
+        return new Outcome(nanos, total, total / size, m, pipe.counters(), null);
     }
 }

@@ -27,6 +27,14 @@ public interface Workload {
         return Traffic.STREAM;
     }
 
+    /**
+     * {@return whether this workload runs with its peer in another JVM on a {@link
+     * dev.sluice.lab.targets.CrossJvmTarget} (the others are "n/a" there)}
+     */
+    default boolean crossJvm() {
+        return false;
+    }
+
     /** {@return the native program that runs this workload as a reference row, if there is one} */
     default Optional<Reference> reference() {
         return Optional.empty();
