@@ -17,9 +17,8 @@ import java.util.Optional;
 public final class CrossJvmTarget implements Target {
     /**
      * How long a new child is warmed up: round trips of one byte (echo), or 4 KiB writes (sink), so that its JIT
-     * has compiled its loop (C2 wants some 15 000 calls) before the timed section. 2 000 round trips or 16 MiB
-     * were not enough: the timed section of a quick run then ran the child's first, slower code (pingpong on
-     * shm 10.6 µs against 1.1 in JMH, pipen a third of JMH's rate).
+     * has compiled its loop (C2 wants some 15 000 calls) before the timed section; 2 000 round trips or 16 MiB,
+     * as before, were fewer calls than that.
      */
     static final long WARM_NANOS = 500_000_000L;
 
