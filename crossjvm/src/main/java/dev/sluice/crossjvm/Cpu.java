@@ -1,7 +1,9 @@
 package dev.sluice.crossjvm;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -22,8 +24,9 @@ public final class Cpu {
      */
     public static long processNanos(long pid) {
         String stat;
-        try {
-            stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        try (InputStream in = Files.newInputStream(Path.of("/proc/" + pid + "/stat"))) {
+            // Not Files.readString: procfs files report a size of 0 (as the shm module's Procs notes).
+            stat = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
         } catch (IOException e) {
             return -1;
         }

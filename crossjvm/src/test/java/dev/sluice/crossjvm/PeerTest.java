@@ -55,7 +55,7 @@ class PeerTest {
                 }
             }
             assertThat(p.finish()).isEqualTo(pos).isEqualTo(p.sent());
-            assertThat(p.childCpuNanos()).isGreaterThanOrEqualTo(-1);
+            assertThat(p.childCpuNanos()).as("its JVM start alone takes CPU").isPositive();
         }
     }
 

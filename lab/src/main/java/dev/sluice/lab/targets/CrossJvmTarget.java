@@ -15,10 +15,12 @@ import java.util.Optional;
  * started and warmed up (its JIT) before the timed section.
  */
 public final class CrossJvmTarget implements Target {
-    /** Warm-up of an echo child: round trips of one byte. */
-    static final int WARM_ROUND_TRIPS = 2_000;
-    /** Warm-up of a sink child: bytes streamed in 64 KiB writes. */
-    static final long WARM_BYTES = 16L << 20;
+    /**
+     * How long a new child is warmed up: round trips of one byte (echo), or 4 KiB writes (sink), so that its JIT
+     * has compiled its loop (C2 wants some 15 000 calls) before the timed section; 2 000 round trips or 16 MiB,
+     * as before, were fewer calls than that.
+     */
+    static final long WARM_NANOS = 500_000_000L;
 
     private final Family family;
     private final Transport transport;

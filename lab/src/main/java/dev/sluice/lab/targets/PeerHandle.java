@@ -11,7 +11,7 @@ import java.io.IOException;
  * it. Closing the writer ends the child's stream; closing the reader ends the child.
  */
 public final class PeerHandle implements PipeHandle {
-    private static final int WARM_WRITE = 64 * 1024;
+    private static final int WARM_WRITE = 4096;
     private final Peer peer;
 
     PeerHandle(Peer peer) {
@@ -19,17 +19,17 @@ public final class PeerHandle implements PipeHandle {
     }
 
     void warmUp() throws IOException {
-        if (peer.role() == Role.ECHO) {
-            byte[] b = new byte[1];
-            for (int i = 0; i < CrossJvmTarget.WARM_ROUND_TRIPS; i++) {
-                peer.write(b, 0, 1);
-                if (!peer.readFully(b, 0, 1)) {
-                    throw new IOException("the echo child ended while warming up");
+        byte[] b = new byte[1];
+        for (long start = System.nanoTime(); System.nanoTime() - start < CrossJvmTarget.WARM_NANOS; ) {
+            for (int i = 0; i < 100; i++) {
+                if (peer.role() == Role.ECHO) {
+                    peer.write(b, 0, 1);
+                    if (!peer.readFully(b, 0, 1)) {
+                        throw new IOException("the echo child ended while warming up");
+                    }
+                } else {
+                    peer.write(Pattern.bytes(), Pattern.offset(peer.sent()), WARM_WRITE);
                 }
-            }
-        } else {
-            while (peer.sent() < CrossJvmTarget.WARM_BYTES) {
-                peer.write(Pattern.bytes(), Pattern.offset(peer.sent()), WARM_WRITE);
             }
         }
     }
