@@ -3,6 +3,11 @@ package dev.sluice.kernel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Counts this JVM's open descriptors through {@code /proc/self/fd}. */
@@ -36,5 +41,26 @@ final class Fds {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
             return s.count() - 1; // the directory stream's own descriptor
         }
+    }
+
+    /**
+     * The descriptors open now that were not open at {@code before}, judged by what they refer to, not by
+     * their numbers: a pipe first seen now, or one more of a kind of file than before (a pidfd, an epoll
+     * instance, a path). Numbers are not compared because earlier tests' leftovers come and go beside a test:
+     * the cleaner closes what they dropped (their numbers are then reused), and their threads may still hold
+     * a second descriptor of their own pipes, which this test never made.
+     *
+     * @return the new descriptors and their targets; empty when the test left none behind
+     */
+    static List<String> newSince(Map<Integer, String> before) throws IOException {
+        Map<String, Long> had = before.values().stream()
+                .collect(Collectors.groupingBy(Function.identity(), TreeMap::new, Collectors.counting()));
+        Map<String, Long> seen = new TreeMap<>();
+        return snapshot().entrySet().stream().filter(e -> {
+            String target = e.getValue();
+            long n = seen.merge(target, 1L, Long::sum);
+            Long h = had.get(target);
+            return h == null || (!target.startsWith("pipe:") && n > h);
+        }).map(e -> e.getKey() + "=" + e.getValue()).toList();
     }
 }
