@@ -35,6 +35,7 @@ final class Native {
             "os.arch")));
 
     static final int EINTR = 4;
+    static final int ESRCH = 3;
     static final int EAGAIN = 11;
     static final int EACCES = 13;
     static final int ETIMEDOUT = 110;
@@ -112,6 +113,10 @@ final class Native {
 
     private static final class Fstat {
         static final MethodHandle H = fn("fstat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), ERRNO);
+    }
+
+    private static final class Kill {
+        static final MethodHandle H = fn("kill", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO);
     }
 
     private static final class Geteuid {
@@ -201,6 +206,17 @@ final class Native {
                     return r;
                 }
             }
+        } catch (Throwable t) {
+            throw bug(t);
+        }
+    }
+
+    /** {@code kill(2)}; with signal 0 it only asks whether the process exists. @return 0, or {@code -errno} */
+    static int kill(int pid, int signal) {
+        MemorySegment s = SCRATCH.get();
+        try {
+            int r = (int) Kill.H.invokeExact(s, pid, signal);
+            return r < 0 ? -errno(s) : 0;
         } catch (Throwable t) {
             throw bug(t);
         }

@@ -107,6 +107,20 @@ final class Procs {
         return idOf(pid(id)) == id;
     }
 
+    /**
+     * A cheap half of {@link #alive}: whether a process with the entry's pid exists at all ({@code kill(pid, 0)},
+     * one system call, where {@link #alive} reads and parses {@code /proc/<pid>/stat}). A pid reused by a new
+     * process passes this check; only {@link #alive} tells them apart.
+     *
+     * @return false if no process has the pid (or the entry is empty); true otherwise
+     */
+    static boolean pidExists(long id) {
+        if (id == 0) {
+            return false;
+        }
+        return id == Self.ID || Native.kill(pid(id), 0) != -Native.ESRCH;
+    }
+
     private static String readStat(int pid) {
         try (InputStream in = Files.newInputStream(Path.of("/proc/" + pid + "/stat"))) {
             // Not Files.readString: procfs files report size 0, which the JDK may read as "1 byte".
