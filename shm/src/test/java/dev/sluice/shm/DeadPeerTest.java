@@ -29,6 +29,28 @@ class DeadPeerTest {
     }
 
     @Test
+    void aProcessThatExitedHasNoPidLeft() throws Exception {
+        Process sleeper = new ProcessBuilder("sleep", "60").start();
+        try {
+            long id = Procs.idOf(sleeper.pid());
+            assertThat(id).isNotZero();
+            assertThat(Procs.pidExists(id)).as("running").isTrue();
+            assertThat(Procs.alive(id)).isTrue();
+            // The same pid with another start time: the cheap look cannot tell, the full one can.
+            long reused = id ^ (1L << Procs.PID_BITS);
+            assertThat(Procs.pidExists(reused)).isTrue();
+            assertThat(Procs.alive(reused)).isFalse();
+        } finally {
+            sleeper.destroyForcibly();
+            assertThat(sleeper.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+        long gone = sleeper.pid() | (1L << Procs.PID_BITS);
+        assertThat(Procs.pidExists(gone)).as("killed and reaped").isFalse();
+        assertThat(Procs.pidExists(Procs.self())).isTrue();
+        assertThat(Procs.pidExists(0)).isFalse();
+    }
+
+    @Test
     void aDeadWritersHandleIsReclaimedAndTheReaderSeesEndOfStream() throws Exception {
         try (ShmPipe p = ShmPipe.create()) {
             p.writer().write(new byte[] {1, 2, 3});
