@@ -602,20 +602,25 @@ public final class ShmPipe implements Pipe {
         }
         // Snapshot first, complete after: a callback may drain the pipe, and every future that this change made
         // ready must still say why it fired (as epoll reports each item with the bits that made it ready).
+        // Completed before it leaves the queue: a settle running beside this one (a future's waiting thread, or
+        // a call through another attachment) either still finds it there or finds it complete, so each returns
+        // with every future it saw ready complete; completing twice is harmless, the first reason stays.
         List<Pending> ready = new ArrayList<>();
         List<dev.sluice.Readiness> why = new ArrayList<>();
         for (Pending p : pending) {
             dev.sluice.Readiness r = p.end().poll();
             if (p.future().isDone() || ShmEnd.isReady(p.end().isRead(), r)) {
-                if (pending.remove(p)) {
-                    ready.add(p);
-                    why.add(r);
-                }
+                ready.add(p);
+                why.add(r);
             }
         }
         for (int i = 0; i < ready.size(); i++) {
             ready.get(i).future().complete(why.get(i));
-            LockSupport.unpark(ready.get(i).waiter());
+        }
+        for (Pending p : ready) {
+            if (pending.remove(p)) {
+                LockSupport.unpark(p.waiter());
+            }
         }
     }
 
