@@ -92,7 +92,12 @@ public final class WaitQueue {
      *                   full every time, or learnt from this queue's past waits
      */
     public WaitQueue(SpinPolicy spinPolicy) {
-        this.spinBudget = new SpinBudget(spinPolicy);
+        this(new SpinBudget(spinPolicy));
+    }
+
+    /** @param spinBudget the budget its waiters spin by (tests pass one that does not look at the machine) */
+    WaitQueue(SpinBudget spinBudget) {
+        this.spinBudget = spinBudget;
         this.measureWakeCost = spinBudget.adaptive();
     }
 
