@@ -16,9 +16,8 @@ public enum LockStrategy implements Aliased {
     /**
      * A {@link java.util.concurrent.locks.ReentrantLock}: a thread that finds the lock held keeps trying
      * for up to the pipe's {@code spinBeforePark} and then parks, like Linux's {@code pipe->mutex} (an
-     * optimistic-spinning mutex). Safe under any load: as Linux's spinner stops when its CPU is wanted, a
-     * spin that outlasts a few dozen pauses on a machine with more runnable threads than CPUs gives up and
-     * parks. The default.
+     * optimistic-spinning mutex). Safe under any load, including more runnable threads than cores. The
+     * default.
      */
     MUTEX {
         @Override

@@ -37,11 +37,9 @@ public enum SpinPolicy implements Aliased {
      *
      * <p>So a ping-pong, whose waits end within a microsecond while the partner runs, keeps its spin; a writer
      * of small chunks waiting for a reader to drain a full pipe (which is where a fixed spin loses 100-byte
-     * streaming) soon spins on one wait in 64. On a machine with more runnable threads than CPUs (Linux's
-     * {@code /proc/loadavg}, sampled once a millisecond, two samples in a row) no wait spins at all (for
-     * data or for room; the lock's own short spin is the {@code LockStrategy}'s): a spin there takes the CPU
-     * from the thread being waited for, and a wake-up finds the CPU awake, which makes it cheap. A partner
-     * that is idle for long costs at most one {@code spinBeforePark} per 64 waits.
+     * streaming) soon spins on one wait in 64; and on a machine with more runnable threads than
+     * cores, where spins fail and steal CPU from the thread being waited for, spinning all but stops. A
+     * partner that is idle for long costs at most one {@code spinBeforePark} per 64 waits.
      */
     ADAPTIVE;
 

@@ -1,6 +1,5 @@
 package dev.sluice.shm;
 
-import dev.sluice.internal.CpuCrowding;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -84,14 +83,13 @@ final class Control {
     }
 
     private void lockSlow(long word) throws ShmPipeFormatException {
-        int spins = CpuCrowding.crowded() ? 0 : LOCK_SPINS; // the holder may be the thread not running
+        int spins = LOCK_SPINS;
         boolean virtual = Thread.currentThread().isVirtual();
-        boolean slept = false;
         for (;;) {
             int v = r.getInt(word);
             if (v == 0) {
                 // A thread that has slept takes the lock marked contended: others may still sleep behind it.
-                if (r.casInt(word, 0, slept ? token | CONTENDED : token)) {
+                if (r.casInt(word, 0, spins > 0 ? token : token | CONTENDED)) {
                     return;
                 }
                 continue;
@@ -105,7 +103,6 @@ final class Control {
                 continue;
             }
             v |= CONTENDED;
-            slept = true;
             int res = Native.futexWait(r.base + word, v, virtual ? VIRTUAL_LOCK_SLICE_NANOS : LOCK_SLICE_NANOS);
             if (res == -Native.ETIMEDOUT) {
                 if (ownerDead(v) && r.casInt(word, v, token | CONTENDED)) {

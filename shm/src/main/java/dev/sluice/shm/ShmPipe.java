@@ -9,7 +9,6 @@ import dev.sluice.PipeStat;
 import dev.sluice.ReadEnd;
 import dev.sluice.WriteEnd;
 import dev.sluice.internal.Checks;
-import dev.sluice.internal.CpuCrowding;
 import dev.sluice.internal.Deadline;
 import dev.sluice.internal.Failures;
 import java.io.IOException;
@@ -674,9 +673,7 @@ public final class ShmPipe implements Pipe {
         // Every wait counts, however it ends (the kernel module counts every wait after EAGAIN): whether the spin
         // or the sleep ends it is the scheduler's choice.
         (read ? readerWaits : writerWaits).increment();
-        // No spin on a crowded machine: it would take the CPU the other side needs, and a futex wake-up there
-        // finds the CPU awake (CpuCrowding).
-        for (int i = 0, spins = CpuCrowding.crowded() ? 0 : SPINS; i < spins; i++) {
+        for (int i = 0; i < SPINS; i++) {
             if (ready(read)) {
                 return;
             }

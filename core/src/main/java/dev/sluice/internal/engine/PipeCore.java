@@ -6,7 +6,6 @@ import dev.sluice.PipeOptions;
 import dev.sluice.PipeStat;
 import dev.sluice.Readiness;
 import dev.sluice.internal.Checks;
-import dev.sluice.internal.CpuCrowding;
 import dev.sluice.internal.jfr.Flight;
 import dev.sluice.internal.ring.Page;
 import dev.sluice.internal.ring.PagePool;
@@ -624,9 +623,7 @@ public final class PipeCore extends PipePadAfter {
         if (spinNanos <= 0 || Thread.currentThread().isVirtual()) {
             return false;
         }
-        // A crowded machine ends the batching as a spin that ran out does: there the writer batches anyway
-        // while the reader is parked, and spinning would take the writer's CPU.
-        if (CpuCrowding.crowded() || !WaitQueue.spinUntil(end.pageCheck, spinNanos, deadline, 7)) {
+        if (!WaitQueue.spinUntil(end.pageCheck, spinNanos, deadline, 7)) {
             rdWait.spinBudget().batchRanOut();
         }
         return readable(end);

@@ -1,8 +1,6 @@
 package dev.sluice.internal.sync;
 
-import dev.sluice.internal.CpuCrowding;
 import dev.sluice.policy.SpinPolicy;
-import java.util.function.BooleanSupplier;
 
 /**
  * How long the next waiter of one {@link WaitQueue} spins before it parks ({@link SpinPolicy}).
@@ -33,9 +31,6 @@ import java.util.function.BooleanSupplier;
  *       {@value #TRADES_BEFORE_BATCHING} times in a row is {@link #batching()}: its next waits first spin for a
  *       page of data, not for any, so the writer runs on alone; a spin for a page that runs out ends that
  *       ({@link #batchRanOut()});</li>
- *   <li>nobody spins while the machine has more runnable threads than CPUs ({@link CpuCrowding}): the spin
- *       would take the CPU from the thread it waits for, and a wake-up there finds the CPU awake, so it is
- *       cheap; what the learnt values say is kept for when the machine is free again;</li>
  *   <li>virtual threads never spin: a spinning one holds a carrier that other virtual threads may need, and
  *       one that parks unmounts, which is cheap. A short spin did speed up a virtual ping-pong, but lost more
  *       on streams and hackbench (the spinner reads each page as it lands and trades the lock with the
@@ -72,23 +67,19 @@ public final class SpinBudget {
 
     /** xorshift32 state for the jitter of {@link #skip}. */
     private int random;
-    /** Whether the machine has more runnable threads than CPUs now ({@link CpuCrowding}). */
-    private final BooleanSupplier crowded;
 
     /** @param policy fixed or adaptive */
     public SpinBudget(SpinPolicy policy) {
-        this(policy, System.identityHashCode(new Object()), CpuCrowding::crowded);
+        this(policy, System.identityHashCode(new Object()));
     }
 
     /**
-     * @param policy  fixed or adaptive
-     * @param seed    seed of the jitter of the waits that park without spinning (tests pass a fixed one)
-     * @param crowded whether the machine is crowded now (tests pass their own)
+     * @param policy fixed or adaptive
+     * @param seed   seed of the jitter of the waits that park without spinning (tests pass a fixed one)
      */
-    SpinBudget(SpinPolicy policy, int seed, BooleanSupplier crowded) {
+    SpinBudget(SpinPolicy policy, int seed) {
         this.adaptive = policy == SpinPolicy.ADAPTIVE;
         this.random = seed == 0 ? 0x9E3779B9 : seed;
-        this.crowded = crowded;
     }
 
     /** @return whether this budget learns ({@link SpinPolicy#ADAPTIVE}) */
@@ -108,7 +99,7 @@ public final class SpinBudget {
         if (!adaptive) {
             return maxNanos;
         }
-        if (virtual || crowded.getAsBoolean()) {
+        if (virtual) {
             return 0;
         }
         if (skip > 0) {

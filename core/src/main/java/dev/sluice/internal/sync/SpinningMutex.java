@@ -1,6 +1,5 @@
 package dev.sluice.internal.sync;
 
-import dev.sluice.internal.CpuCrowding;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -40,9 +39,7 @@ public final class SpinningMutex extends ReentrantLock {
             if (!isLocked() && tryLock()) {
                 return true;
             }
-            // As Linux's mutex stops spinning on need_resched(): on a crowded machine the holder may be the one
-            // that is not running, and a spin only delays it. Asked only once a spin lasts: most end sooner.
-            if ((i & 63) == 0 && (System.nanoTime() - start >= limit || CpuCrowding.crowded())) {
+            if ((i & 63) == 0 && System.nanoTime() - start >= limit) {
                 return false;
             }
         }

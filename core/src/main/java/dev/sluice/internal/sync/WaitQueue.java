@@ -92,12 +92,7 @@ public final class WaitQueue {
      *                   full every time, or learnt from this queue's past waits
      */
     public WaitQueue(SpinPolicy spinPolicy) {
-        this(new SpinBudget(spinPolicy));
-    }
-
-    /** @param spinBudget the budget its waiters spin by (tests pass one that does not look at the machine) */
-    WaitQueue(SpinBudget spinBudget) {
-        this.spinBudget = spinBudget;
+        this.spinBudget = new SpinBudget(spinPolicy);
         this.measureWakeCost = spinBudget.adaptive();
     }
 

@@ -6,7 +6,6 @@ import dev.sluice.policy.SpinPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,8 +13,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class SpinBudgetTest {
     private static final long MAX = 20_000;
-    /** A machine with a CPU free, whatever this one is doing while the tests run. */
-    private static final BooleanSupplier NEVER = () -> false;
 
     /** @return the spins the next {@code n} waits get */
     private static List<Long> nextSpins(SpinBudget b, int n) {
@@ -39,21 +36,21 @@ class SpinBudgetTest {
 
     @Test
     void adaptiveStartsWithTheWholeSpin() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 1, NEVER);
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
         assertThat(b.next(MAX, false)).isEqualTo(MAX);
         assertThat(b.next(0, false)).as("no spin configured, no spin").isZero();
     }
 
     @Test
     void adaptiveNeverSpinsOnVirtualThreads() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 1, NEVER);
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
         assertThat(b.next(MAX, true)).isZero();
         assertThat(new SpinBudget(SpinPolicy.FIXED).next(MAX, true)).as("fixed spins what it is told").isEqualTo(MAX);
     }
 
     @Test
     void aNarrowMissTakesTheFailureBackAndLengthensLaterSpins() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 99, NEVER);
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 99);
         b.woke(4_000);
         assertThat(b.next(MAX, false)).as("as long as a wake-up costs").isEqualTo(4_000);
         b.failed();
@@ -72,7 +69,7 @@ class SpinBudgetTest {
 
     @Test
     void aLongWaitAfterAFailedSpinStaysAFailure() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 99, NEVER);
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 99);
         b.failed();
         b.missed(MAX + 1, MAX);
         assertThat(b.skip()).isEqualTo(1);
@@ -86,7 +83,7 @@ class SpinBudgetTest {
 
     @Test
     void failuresInARowParkMoreAndMoreWaitsAtOnceUpToTheMaximum() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 12345, NEVER);
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 12345);
         int penalty = 1;
         java.util.Set<Integer> skipsAtMax = new java.util.HashSet<>();
         for (int round = 0; round < 40; round++) {
@@ -107,7 +104,7 @@ class SpinBudgetTest {
 
     @Test
     void oneSuccessRestoresSpinningOnEveryWait() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 7, NEVER);
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 7);
         for (int i = 0; i < 8; i++) {
             b.failed();
         }
@@ -122,7 +119,7 @@ class SpinBudgetTest {
 
     @Test
     void aSpinThatRunsIntoTheLockCountsAsAFailure() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 1, NEVER);
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
         b.succeeded();
         b.spunIntoLock(false);
         assertThat(b.skip()).as("a free lock: the spin worked").isZero();
@@ -136,7 +133,7 @@ class SpinBudgetTest {
 
     @Test
     void aReaderThatKeepsTradingTheLockSpinsForAPageUntilSuchASpinRunsOut() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 1, NEVER);
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
         for (int i = 1; i < SpinBudget.TRADES_BEFORE_BATCHING; i++) {
             b.spunIntoLock(true);
         }
@@ -162,7 +159,7 @@ class SpinBudgetTest {
 
     @Test
     void aSpinLastsNoLongerThanAWakeUpCosts() {
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 1, NEVER);
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
         b.woke(4_000);
         assertThat(b.wakeCost()).isEqualTo(4_000);
         assertThat(b.next(MAX, false)).isEqualTo(4_000);
@@ -179,7 +176,7 @@ class SpinBudgetTest {
 
     @Test
     void waitQueueSpinsThenReportsSpunAndKeepsSpinning() {
-        WaitQueue q = new WaitQueue(new SpinBudget(SpinPolicy.ADAPTIVE, 1, NEVER));
+        WaitQueue q = new WaitQueue(SpinPolicy.ADAPTIVE);
         AtomicInteger evaluations = new AtomicInteger();
         // True on the 5th look: well within a 1 ms spin, so the wait ends spinning.
         WaitQueue.Outcome o = q.await(() -> evaluations.incrementAndGet() >= 5, 0, 0, 1_000_000);
@@ -191,7 +188,7 @@ class SpinBudgetTest {
 
     @Test
     void waitQueueParksAtOnceAfterAFailedSpin() {
-        WaitQueue q = new WaitQueue(new SpinBudget(SpinPolicy.ADAPTIVE, 1, NEVER));
+        WaitQueue q = new WaitQueue(SpinPolicy.ADAPTIVE);
         AtomicInteger evaluations = new AtomicInteger();
         // A deadline already passed: the spin gives up at its first clock check (64 looks), a failure.
         long past = System.nanoTime() - 1;
@@ -207,7 +204,7 @@ class SpinBudgetTest {
 
     @Test
     void waitQueueMeasuresWhatAWakeUpCosts() throws Exception {
-        WaitQueue q = new WaitQueue(new SpinBudget(SpinPolicy.ADAPTIVE, 1, NEVER));
+        WaitQueue q = new WaitQueue(SpinPolicy.ADAPTIVE);
         Thread t = Thread.ofPlatform().start(() -> q.await(() -> false, 0, 0, 0));
         while (!q.hasWaiters()) {
             Thread.onSpinWait();
@@ -217,19 +214,5 @@ class SpinBudgetTest {
         assertThat(q.spinBudget().wakeCost()).isGreaterThanOrEqualTo(0);
         WaitQueue fixed = new WaitQueue();
         assertThat(fixed.spinBudget().adaptive()).isFalse();
-    }
-
-    @Test
-    void nobodySpinsWhileTheMachineIsCrowdedAndTheLearntSpinComesBack() {
-        boolean[] crowded = {false};
-        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE, 1, () -> crowded[0]);
-        b.woke(5_000);
-        assertThat(b.next(MAX, false)).isEqualTo(5_000);
-        crowded[0] = true;
-        assertThat(nextSpins(b, 10)).as("crowded: park at once").containsOnly(0L);
-        crowded[0] = false;
-        assertThat(b.next(MAX, false)).as("free again: the learnt spin, not a penalty").isEqualTo(5_000);
-        assertThat(new SpinBudget(SpinPolicy.FIXED, 1, () -> true).next(MAX, false))
-                .as("a fixed spin is what the user asked for").isEqualTo(MAX);
     }
 }

@@ -207,7 +207,7 @@ class WaitQueueTest {
 
     @Test
     void aSpinThatMissesAWaitShorterThanTheLongestSpinIsTakenBack() throws Exception {
-        WaitQueue q = new WaitQueue(new SpinBudget(dev.sluice.policy.SpinPolicy.ADAPTIVE, 1, () -> false));
+        WaitQueue q = new WaitQueue(dev.sluice.policy.SpinPolicy.ADAPTIVE);
         SpinBudget b = q.spinBudget();
         b.woke(100_000); // wake-ups cost 100 µs here, so a spin lasts 100 µs ...
         long longest = Duration.ofSeconds(5).toNanos(); // ... though 5 s would be allowed
@@ -226,7 +226,7 @@ class WaitQueueTest {
 
     @Test
     void aSpinThatMissesALongWaitStaysAFailure() throws Exception {
-        WaitQueue q = new WaitQueue(new SpinBudget(dev.sluice.policy.SpinPolicy.ADAPTIVE, 1, () -> false));
+        WaitQueue q = new WaitQueue(dev.sluice.policy.SpinPolicy.ADAPTIVE);
         SpinBudget b = q.spinBudget();
         long longest = 1_000;
         AtomicBoolean ready = new AtomicBoolean();
