@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>Each test is a ping-pong of {@value #ROUNDS} rounds between the call, on a platform thread whose pipe
  * spins up to a millisecond before it parks, and the main thread, which gives it the data or room it waits
- * for a moment later; on an idle machine nearly every wait ends in the spin. The main thread takes
+ * for a moment later; on an idle machine nearly every wait ends in the spin. The first round waits until the
+ * call has parked ({@link #parked}), so at least one wait is certain whatever the scheduler does. The main thread takes
  * what the call produced with nonblocking reads ({@link #takeOne}), so that its own waits never count on the
  * pipe whose counters the test reads.
  */
@@ -29,6 +30,15 @@ class WaitCountingTest {
     private static Pipe spinning(int capacity) {
         return Pipe.open(PipeOptions.builder().capacity(capacity).spinBeforePark(Duration.ofMillis(1))
                 .spinPolicy(SpinPolicy.FIXED).build());
+    }
+
+    /**
+     * Waits, without touching the pipe, until the call has parked: with nobody taking or giving, its first wait
+     * outlasts the spin. This makes one counted wait certain; the rounds after it are a race the call may lose
+     * every time (a main thread that is always quicker leaves it nothing to wait for, as CI saw once).
+     */
+    private static void parked(Running<Long> call) {
+        FeatureSupport.awaitBlocked(call.thread(), call::isDone);
     }
 
     /** Reads one byte without ever waiting in the pipe: nonblocking attempts until it is there. */
@@ -64,6 +74,7 @@ class WaitCountingTest {
             }
             return n;
         });
+        parked(s);
         for (int i = 0; i < ROUNDS; i++) {
             a.writer().write(new byte[] {(byte) i});
             assertThat(takeOne(b)).isEqualTo((byte) i);
@@ -84,6 +95,7 @@ class WaitCountingTest {
             }
             return n;
         });
+        parked(t);
         for (int i = 0; i < ROUNDS; i++) {
             assertThat(takeOne(b)).isEqualTo((byte) 42);
         }
@@ -101,6 +113,7 @@ class WaitCountingTest {
             }
             return n;
         });
+        parked(g);
         for (int i = 0; i < ROUNDS; i++) {
             assertThat(takeOne(b)).isEqualTo((byte) i);
         }
@@ -119,6 +132,7 @@ class WaitCountingTest {
             }
             return n;
         });
+        parked(t);
         for (int i = 0; i < ROUNDS; i++) {
             a.writer().write(new byte[] {(byte) i});
             assertThat(takeOne(c)).isEqualTo((byte) i);
@@ -140,6 +154,7 @@ class WaitCountingTest {
             }
             return n;
         });
+        parked(t);
         for (int i = 0; i < ROUNDS; i++) {
             assertThat(takeOne(b)).isEqualTo(data[i]);
         }
