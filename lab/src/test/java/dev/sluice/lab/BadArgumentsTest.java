@@ -86,7 +86,16 @@ class BadArgumentsTest {
                 Arguments.of(new String[] {"compare", "--workload", "pipen,", "--reps", "0"},
                         "--workload: 'pipen,' has an empty element"),
                 Arguments.of(new String[] {"reproduce", "--experiment", "1,", "--reps", "3"},
-                        "--experiment: '1,' has an empty element"));
+                        "--experiment: '1,' has an empty element"),
+                // A device that refuses every write is found before the runs, not after them.
+                Arguments.of(new String[] {"run", "pipen", "--html", "/dev/full", "--target", "pipe9"},
+                        "--html: cannot write /dev/full"),
+                Arguments.of(new String[] {"run", "pipen", "--json", "/dev/full", "--target", "pipe9"},
+                        "--json: cannot write /dev/full"),
+                Arguments.of(new String[] {"compare", "--jfr", "/dev/full", "--baseline", "nope"},
+                        "--jfr: cannot write /dev/full"),
+                Arguments.of(new String[] {"report", "/nonexistent/r.json", "--jmh-json", "/dev/full"},
+                        "--jmh-json: cannot write /dev/full"));
     }
 
     @ParameterizedTest(name = "{0}")
