@@ -7,15 +7,20 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.sluice.BrokenPipeException;
+import dev.sluice.PartialTransferException;
+import dev.sluice.PipeInterruptedException;
+import dev.sluice.PipeTimeoutException;
 import dev.sluice.ReadEnd;
 import dev.sluice.WriteEnd;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.IllegalBlockingModeException;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Zero-copy moves between kernel pipes, files and sockets: {@code splice(2)}, {@code tee(2)} and
@@ -39,7 +44,8 @@ import java.util.Set;
  * negative length or offset, or splicing or teeing a pipe into itself ({@code EINVAL} in Linux), gives
  * {@link IllegalArgumentException} before any system call; a broken destination pipe gives
  * {@link BrokenPipeException}; other failures (a read-only file as the target: {@code EBADF}) an
- * {@link IOException} naming the errno. A failed call moves nothing.
+ * {@link IOException} naming the errno. A failed call moves nothing; a failed {@code drain} or {@code fill}
+ * reports in its exception what its earlier rounds moved (see {@link #drain(ReadEnd, KernelFile)}).
  */
 public final class KernelSplice {
     private KernelSplice() {
@@ -305,20 +311,28 @@ public final class KernelSplice {
      * Moves everything from a pipe into a file (at its position) or socket until end-of-stream: how a
      * child process's output goes to a file without passing through Java.
      *
+     * <p><b>Stopping part way.</b> Each round is one {@link #splice(ReadEnd, KernelFile, long, Set) splice};
+     * when a round fails after earlier ones moved bytes, the exception reports them all, as a single call's
+     * would: an interrupt, a timeout or a broken pipe keeps its type, and its {@code bytesTransferred()} is
+     * the loop's total; any other failure (the handle closed by another thread,
+     * set nonblocking meanwhile, an errno such as {@code ENOSPC}) becomes a {@link PartialTransferException}
+     * with that total and the original as its cause. With nothing moved, the round's own exception is thrown
+     * unchanged. The bytes reported are in the file; none is lost, the rest are still in the pipe.
+     *
      * @param from the pipe's read end, in blocking mode
      * @param to   the file or socket
      * @return bytes moved
-     * @throws IllegalBlockingModeException if {@code from} is nonblocking (checked before anything moves)
-     * @throws IOException                  see the class documentation
+     * @throws IllegalBlockingModeException if {@code from} is nonblocking (checked before anything moves), or
+     *                                      is set so by another thread before the first byte moved
+     * @throws PartialTransferException     if a round failed after some bytes moved (see above)
+     * @throws IOException                  see the class documentation, with the loop's total as above
      */
     public static long drain(ReadEnd from, KernelFile to) throws IOException {
         requireBlocking(kernel(from));
+        Supplier<String> loop = () -> "drain from " + from + " to " + to;
         long total = 0;
-        for (long n; (n = splice(from, to, 1 << 20, Set.of())) != -1; ) {
+        for (long n; (n = round(() -> splice(from, to, 1 << 20, Set.of()), total, loop)) != -1; ) {
             total += n;
-            if (n == 0) {
-                throw new IllegalBlockingModeException(); // set nonblocking by another thread meanwhile
-            }
         }
         return total;
     }
@@ -331,52 +345,114 @@ public final class KernelSplice {
     }
 
     /**
-     * Moves everything from one pipe into another until end-of-stream.
+     * Moves everything from one pipe into another until end-of-stream. Stopping part way reports every byte
+     * moved, as {@link #drain(ReadEnd, KernelFile)} says; the bytes reported are in the destination pipe.
      *
      * @param from the source pipe's read end, in blocking mode
      * @param to   the destination pipe's write end, in blocking mode
      * @return bytes moved
-     * @throws IllegalBlockingModeException if either end is nonblocking (checked before anything moves)
-     * @throws IOException                  see the class documentation
+     * @throws IllegalBlockingModeException if either end is nonblocking (checked before anything moves), or
+     *                                      is set so by another thread before the first byte moved
+     * @throws PartialTransferException     if a round failed after some bytes moved
+     * @throws IOException                  see the class documentation, with the loop's total
      */
     public static long drain(ReadEnd from, WriteEnd to) throws IOException {
         requireBlocking(kernel(from));
         requireBlocking(kernel(to));
+        Supplier<String> loop = () -> "drain from " + from + " to " + to;
         long total = 0;
-        for (long n; (n = splice(from, to, 1 << 20, Set.of())) != -1; ) {
+        for (long n; (n = round(() -> splice(from, to, 1 << 20, Set.of()), total, loop)) != -1; ) {
             total += n;
-            if (n == 0) {
-                throw new IllegalBlockingModeException(); // set nonblocking by another thread meanwhile
-            }
         }
         return total;
     }
 
     /**
      * Moves {@code len} bytes (or up to end of file) from a file at its position, or a socket, into a pipe.
+     * Stopping part way reports every byte moved, as {@link #drain(ReadEnd, KernelFile)} says; the bytes
+     * reported are in the pipe and the file's position is past them.
      *
      * @param from the file or socket
      * @param to   the pipe's write end, in blocking mode
      * @param len  bytes to move
      * @return bytes moved: {@code len}, or fewer at end of file
-     * @throws IllegalBlockingModeException if {@code to} is nonblocking (checked before anything moves)
-     * @throws IOException                  see the class documentation
+     * @throws IllegalBlockingModeException if {@code to} is nonblocking (checked before anything moves), or
+     *                                      is set so by another thread before the first byte moved
+     * @throws PartialTransferException     if a round failed after some bytes moved
+     * @throws IOException                  see the class documentation, with the loop's total
      */
     public static long fill(KernelFile from, WriteEnd to, long len) throws IOException {
         checkLength(len);
         requireBlocking(kernel(to));
+        Supplier<String> loop = () -> "fill from " + from + " to " + to;
         long total = 0;
         while (total < len) {
-            long n = splice(from, to, len - total, Set.of());
+            long want = len - total;
+            long n = round(() -> splice(from, to, want, Set.of()), total, loop);
             if (n == -1) {
                 break;
-            }
-            if (n == 0) {
-                throw new IllegalBlockingModeException(); // set nonblocking by another thread meanwhile
             }
             total += n;
         }
         return total;
+    }
+
+    /** One splice of a whole-stream loop, which waits: 0 bytes would mean it may not. */
+    private interface Round {
+        long splice() throws IOException;
+    }
+
+    /**
+     * Runs one round of a loop that has moved {@code total} bytes so far.
+     *
+     * @return the round's count, or -1 at end-of-stream
+     * @throws IllegalBlockingModeException if a handle was set nonblocking by another thread meanwhile (the
+     *                                      round returned 0) before any byte moved
+     * @throws IOException                  the round's failure, with the total ({@link #stoppedPartWay})
+     */
+    private static long round(Round round, long total, Supplier<String> loop) throws IOException {
+        long n;
+        try {
+            n = round.splice();
+        } catch (IOException e) {
+            throw stoppedPartWay(e, total, loop.get());
+        }
+        if (n == 0) {
+            IllegalBlockingModeException e = new IllegalBlockingModeException();
+            if (total == 0) {
+                throw e; // nothing moved: as if refused at the start
+            }
+            // An unchecked exception cannot carry the count, and the caller must learn what moved.
+            throw new PartialTransferException(loop.get() + " stopped after " + total
+                    + " bytes: a handle was set nonblocking by another thread meanwhile", total, e);
+        }
+        return n;
+    }
+
+    /**
+     * What a whole-stream loop throws when a round fails after {@code total} bytes: the round's own exception
+     * if nothing moved; else an exception whose {@code bytesTransferred()} is the total (the round itself moved
+     * nothing: a failed splice moves nothing). An interrupt, a timeout and a broken pipe keep their types, so
+     * handlers of those still see them; anything else becomes a {@link PartialTransferException} whose cause
+     * is the original.
+     */
+    private static IOException stoppedPartWay(IOException e, long total, String loop) {
+        if (total == 0) {
+            return e;
+        }
+        String m = loop + " stopped after " + total + " bytes: "
+                + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+        IOException out = switch (e) {
+            case PipeTimeoutException t -> new PipeTimeoutException(m, total + t.bytesTransferred());
+            case PipeInterruptedException i -> new PipeInterruptedException(m, total + i.bytesTransferred());
+            case InterruptedIOException i -> new PipeInterruptedException(m, total + i.bytesTransferred);
+            case BrokenPipeException b -> new BrokenPipeException(m, total + b.bytesTransferred());
+            default -> new PartialTransferException(m, total, e);
+        };
+        if (out.getCause() == null) {
+            out.initCause(e);
+        }
+        return out;
     }
 
     // ---- the system-call loops ----------------------------------------------------------------------

@@ -41,7 +41,7 @@ class BadArgumentsTest {
                 Arguments.of(new String[] {"run", "hackbench", "--groups", "two"}, "--groups: needs a number"),
                 Arguments.of(new String[] {"run", "hackbench", "--grops", "2"}, "unknown option --grops for hackbench"),
                 Arguments.of(new String[] {"run", "nosuch"}, "unknown workload 'nosuch'"),
-                Arguments.of(new String[] {"run", ","}, "WORKLOAD: none named; choose from hackbench"),
+                Arguments.of(new String[] {"run", ","}, "WORKLOAD: ',' has an empty element"),
                 Arguments.of(new String[] {"run", "pipen", "--target", "pipe9"}, "--target: unknown target 'pipe9'"),
                 Arguments.of(new String[] {"run", "pipen", "--policy", "sometimes"}, "--policy=sometimes names no "
                         + "wake policy; choose one of [always, half-empty"),
@@ -66,7 +66,36 @@ class BadArgumentsTest {
                 Arguments.of(new String[] {"reproduce", "--experiment", "8"}, "--experiment: must be 1..7"),
                 Arguments.of(new String[] {"reproduce", "--reps", "3"}, "--reps: must be 5..1000"),
                 Arguments.of(new String[] {"report", "/nonexistent/r.json"}, "no such results file"),
-                Arguments.of(new String[] {"frobnicate"}, "Unmatched argument"));
+                Arguments.of(new String[] {"frobnicate"}, "Unmatched argument"),
+                // An empty element of a list (a trailing, leading or doubled comma) names the option. Each line also
+                // carries an error the lab finds later (--reps, --target pipe9), so that a lab that let the empty
+                // element through fails at once on that instead of running.
+                Arguments.of(new String[] {"run", "pipen", "--size", "4096,", "--target", "pipe9"},
+                        "--size: '4096,' has an empty element"),
+                Arguments.of(new String[] {"run", "pipen", "--size=4096,,8k", "--target", "pipe9"},
+                        "--size: '4096,,8k' has an empty element"),
+                Arguments.of(new String[] {"run", "pipen,", "--reps", "0"}, "WORKLOAD: 'pipen,' has an empty element"),
+                Arguments.of(new String[] {"run", "pipen", "--target", "sluice,", "--reps", "0"},
+                        "--target: 'sluice,' has an empty element"),
+                Arguments.of(new String[] {"run", "pipen", "--policy=,always", "--reps", "0"},
+                        "--policy: ',always' has an empty element"),
+                Arguments.of(new String[] {"run", "pipen", "--threads", "platform, ,virtual", "--reps", "0"},
+                        "--threads: 'platform, ,virtual' has an empty element"),
+                Arguments.of(new String[] {"run", "pipen", "--capacity", "64k,", "--reps", "0"},
+                        "--capacity: '64k,' has an empty element"),
+                Arguments.of(new String[] {"compare", "--workload", "pipen,", "--reps", "0"},
+                        "--workload: 'pipen,' has an empty element"),
+                Arguments.of(new String[] {"reproduce", "--experiment", "1,", "--reps", "3"},
+                        "--experiment: '1,' has an empty element"),
+                // A device that refuses every write is found before the runs, not after them.
+                Arguments.of(new String[] {"run", "pipen", "--html", "/dev/full", "--target", "pipe9"},
+                        "--html: cannot write /dev/full"),
+                Arguments.of(new String[] {"run", "pipen", "--json", "/dev/full", "--target", "pipe9"},
+                        "--json: cannot write /dev/full"),
+                Arguments.of(new String[] {"compare", "--jfr", "/dev/full", "--baseline", "nope"},
+                        "--jfr: cannot write /dev/full"),
+                Arguments.of(new String[] {"report", "/nonexistent/r.json", "--jmh-json", "/dev/full"},
+                        "--jmh-json: cannot write /dev/full"));
     }
 
     @ParameterizedTest(name = "{0}")

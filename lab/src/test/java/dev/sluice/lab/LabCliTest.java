@@ -99,6 +99,15 @@ public class LabCliTest {
         assertThat(o.out().lines()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(120));
     }
 
+    /** The guard beside BadArgumentsTest's /dev/full: the write probe refuses a device that refuses, not every one. */
+    @Test
+    void aDeviceThatTakesWritesIsAcceptedAsAReportFile() {
+        Outcome o = lab("run", "pingpong", "--loops", "100", "--target", "sluice", "--reps", "1", "--warmup", "0",
+                "--quiet", "--json", "/dev/null", "--html", "/dev/null");
+        assertThat(o.code()).as(o.err()).isZero();
+        assertThat(o.out()).contains("pingpong");
+    }
+
     @Test
     void everySluiceOptionMakesItsOwnVariant() {
         Outcome o = lab("run", "pingpong", "--loops", "200", "--policy", "half-empty", "--reader-wake", "every-write",

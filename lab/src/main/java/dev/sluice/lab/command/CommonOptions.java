@@ -35,42 +35,43 @@ public class CommonOptions {
         // nothing to set up
     }
 
-    @Option(names = "--target", paramLabel = "T", split = ",",
+    @Option(names = "--target", paramLabel = "T", split = ",", preprocessor = CommaList.Check.class,
             description = "targets: sluice, kernel, shm, kernel-jvm, nio, jdk-piped, okio, perf (repeatable or "
                     + "comma-separated; shm and kernel-jvm have their peer in a child JVM)")
     List<String> targets;
-    @Option(names = "--policy", paramLabel = "P", split = ",",
+    @Option(names = "--policy", paramLabel = "P", split = ",", preprocessor = CommaList.Check.class,
             description = "Sluice writer wake policies: always, half-empty, full-at-start, full-and-freed, adaptive, "
                     + "or all (default: full-and-freed)")
     List<String> policies = List.of(SluiceVariant.defaults().wake().alias());
-    @Option(names = "--reader-wake", paramLabel = "R", split = ",",
+    @Option(names = "--reader-wake", paramLabel = "R", split = ",", preprocessor = CommaList.Check.class,
             description = "Sluice reader wake policies: on-empty, every-write, or all (default: on-empty)")
     List<String> readerWakes = List.of(SluiceVariant.defaults().readerWake().alias());
-    @Option(names = "--wait", paramLabel = "W", split = ",", completionCandidates = WaitNames.class,
+    @Option(names = "--wait", paramLabel = "W", split = ",", preprocessor = CommaList.Check.class,
+            completionCandidates = WaitNames.class,
             description = "Sluice wait disciplines: ${COMPLETION-CANDIDATES}, or all (default: the library's, "
                     + "coalescing)")
     List<String> waits = List.of(SluiceVariant.defaults().waits().alias());
-    @Option(names = "--lock", paramLabel = "L", split = ",",
+    @Option(names = "--lock", paramLabel = "L", split = ",", preprocessor = CommaList.Check.class,
             description = "Sluice lock strategies: mutex, spin, or all (default mutex)")
     List<String> locks = List.of(SluiceVariant.defaults().lock().alias());
-    @Option(names = "--timestamps", paramLabel = "on|off", split = ",",
+    @Option(names = "--timestamps", paramLabel = "on|off", split = ",", preprocessor = CommaList.Check.class,
             description = "Sluice keeps a/m times on every call (default off, as anonymous pipes since Linux 6.15)")
     List<String> timestamps = List.of("off");
-    @Option(names = "--spin", paramLabel = "S", split = ",",
+    @Option(names = "--spin", paramLabel = "S", split = ",", preprocessor = CommaList.Check.class,
             description = "Sluice spin before parking: 0 (park at once), 20us (spin 20 µs every wait), a20 "
                     + "(adaptive, at most 20 µs) (default: the library's)")
     List<String> spins = List.of(Spin.DEFAULT.alias());
-    @Option(names = "--page-memory", paramLabel = "M", split = ",",
+    @Option(names = "--page-memory", paramLabel = "M", split = ",", preprocessor = CommaList.Check.class,
             description = "Sluice page memory: heap, direct, or all (default heap)")
     List<String> memories = List.of(SluiceVariant.defaults().memory().alias());
-    @Option(names = "--pool-pages", paramLabel = "N", split = ",",
+    @Option(names = "--pool-pages", paramLabel = "N", split = ",", preprocessor = CommaList.Check.class,
             description = "Sluice spare pages kept for reuse: -1 (the library's default, twice the ring) or 0.."
                     + SluiceVariant.MAX_POOL_PAGES + " (default -1)")
     List<String> pools = List.of("-1");
-    @Option(names = "--capacity", paramLabel = "BYTES", split = ",",
+    @Option(names = "--capacity", paramLabel = "BYTES", split = ",", preprocessor = CommaList.Check.class,
             description = "Sluice pipe size for the workloads' default-sized pipes, e.g. 256k (default: 64k)")
     List<String> capacities = List.of("0");
-    @Option(names = "--threads", paramLabel = "K", split = ",",
+    @Option(names = "--threads", paramLabel = "K", split = ",", preprocessor = CommaList.Check.class,
             description = "platform, virtual or both (default ${DEFAULT-VALUE})")
     List<String> threads = List.of(LabDefaults.THREADS);
     @Option(names = "--reps", description = "measured repetitions per case, 1.." + LabDefaults.MAX_REPS

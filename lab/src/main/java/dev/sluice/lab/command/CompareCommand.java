@@ -29,7 +29,8 @@ public final class CompareCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
     @CommandLine.Mixin
     CommonOptions c = new CommonOptions();
-    @Option(names = "--workload", split = ",", paramLabel = "NAME", description = "only these workloads")
+    @Option(names = "--workload", split = ",", preprocessor = CommaList.Check.class, paramLabel = "NAME",
+            description = "only these workloads")
     List<String> workloads;
 
     @Override

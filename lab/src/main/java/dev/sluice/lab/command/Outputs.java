@@ -45,6 +45,12 @@ final class Outputs {
             throw new IllegalArgumentException(option + ": cannot write " + file + " (" + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
         }
+        // A device can open and still refuse every write (/dev/full): found now, not after the runs.
+        String refused = WriteProbe.refusal(abs);
+        if (refused != null) {
+            throw new IllegalArgumentException(option + ": cannot write " + file + " (a write of it fails: " + refused
+                    + ")");
+        }
         if (!existed) {
             try {
                 Files.deleteIfExists(abs);

@@ -37,7 +37,8 @@ public final class ReproduceCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
     @Option(names = "--quick", description = "smaller sizes (about five minutes on two cores)")
     boolean quick;
-    @Option(names = "--experiment", split = ",", paramLabel = "N", description = "only these experiments, 1..7")
+    @Option(names = "--experiment", split = ",", preprocessor = CommaList.Check.class, paramLabel = "N",
+            description = "only these experiments, 1..7")
     List<Integer> only;
     @Option(names = "--reps", description = "measured repetitions per case, 5.." + LabDefaults.MAX_REPS
             + " (default: 5 with --quick, else 10)")

@@ -31,7 +31,7 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
     @Parameters(index = "0", paramLabel = "WORKLOAD[,WORKLOAD...]", completionCandidates = WorkloadNames.class,
-            description = "${COMPLETION-CANDIDATES}")
+            preprocessor = CommaList.Check.class, description = "${COMPLETION-CANDIDATES}")
     String workload;
     @CommandLine.Mixin
     CommonOptions c = new CommonOptions();
@@ -41,12 +41,10 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         List<Workload> ws = new ArrayList<>();
-        for (String n : workload.split(",")) {
-            if (!n.isBlank()) {
-                Workload w = Workloads.byName(n.trim().toLowerCase(Locale.ROOT));
-                if (!ws.contains(w)) {
-                    ws.add(w);
-                }
+        for (String n : CommaList.split("WORKLOAD", workload)) {
+            Workload w = Workloads.byName(n.toLowerCase(Locale.ROOT));
+            if (!ws.contains(w)) {
+                ws.add(w);
             }
         }
         if (ws.isEmpty()) {
@@ -54,7 +52,14 @@ public final class RunCommand implements Callable<Integer> {
                     + String.join(", ", new WorkloadNames()));
         }
         c.check();
-        List<Map<String, List<Long>>> values = WorkloadArgs.parse(ws, c.quick, rest);
+        List<Map<String, List<Long>>> values;
+        try {
+            values = WorkloadArgs.parse(ws, c.quick, rest);
+        } catch (IllegalArgumentException e) {
+            // Workload parameters are options picocli cannot know (each workload has its own): their errors are
+            // parameter errors all the same.
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
         CommonOptions.Columns cols = c.columns(LabDefaults.RUN_TARGETS);
         List<Runner.Plan> plans = new ArrayList<>();
         for (int i = 0; i < ws.size(); i++) {

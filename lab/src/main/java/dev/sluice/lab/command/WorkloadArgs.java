@@ -48,10 +48,7 @@ public final class WorkloadArgs {
             }
             Param p = find(ws, name);
             List<Long> vs = new ArrayList<>();
-            for (String s : value.split(",")) {
-                if (s.isBlank()) {
-                    continue;
-                }
+            for (String s : CommaList.split("--" + name, value)) {
                 long v = Sizes.parse("--" + name, s);
                 p.check(v);
                 vs.add(v);
