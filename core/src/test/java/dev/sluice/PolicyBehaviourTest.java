@@ -241,11 +241,13 @@ class PolicyBehaviourTest {
         return p;
     }
 
-    @Test
-    void aReaderSpinningForAPageTakesLessWhenNoMoreComes() throws Exception {
+    /** A virtual reader waits for a page too, yielding instead of spinning; before, it skipped that wait. */
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void aReaderSpinningForAPageTakesLessWhenNoMoreComes(ThreadKind kind) throws Exception {
         Pipe p = batchingPipe();
         dev.sluice.internal.sync.SpinBudget readers = readerBudget(p);
-        Running<byte[]> r = start(ThreadKind.PLATFORM, () -> readFully(p.reader(), 1));
+        Running<byte[]> r = start(kind, () -> readFully(p.reader(), 1));
         // Parked: the spin for a page ran out on an empty pipe, and the reader waits for any data again.
         ConformanceSupport.awaitBlockedReading(r.thread(), p, 1);
         assertThat(readers.batching()).isFalse();
@@ -253,11 +255,12 @@ class PolicyBehaviourTest {
         assertThat(r.join()).containsExactly(5);
     }
 
-    @Test
-    void aBatchingReaderStillGetsEveryByteOfSmallWrites() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void aBatchingReaderStillGetsEveryByteOfSmallWrites(ThreadKind kind) throws Exception {
         Pipe p = batchingPipe();
         int n = 20_000;
-        Running<Long> r = start(ThreadKind.PLATFORM, () -> {
+        Running<Long> r = start(kind, () -> {
             long sum = 0;
             int seen = 0;
             byte[] buf = new byte[65536];

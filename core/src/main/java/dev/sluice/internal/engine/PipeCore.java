@@ -610,20 +610,24 @@ public final class PipeCore extends PipePadAfter {
     }
 
     /**
-     * For a reader whose spins keep running into the lock held by a writer of small chunks
-     * ({@code SpinBudget#batching()}): spins, without taking the lock, until a page or more is queued, for at
-     * most the pipe's spin, looking at the index's cache line only every eighth pause so the writer keeps it.
+     * For a reader that keeps trading the lock with a writer of small chunks ({@code SpinBudget#batching()}):
+     * waits, without taking the lock, until a page or more is queued, for at most the pipe's spin. A platform
+     * thread spins, looking at the index's cache line only every eighth pause so the writer keeps it; a
+     * virtual thread yields between looks, so that its carrier goes to any other virtual thread that needs it.
      * Without this the reader takes each write's bytes as they land and the two trade the lock and the cache
-     * lines write by write. A spin that runs out (the writer is slow, so latency matters more than batching)
+     * lines write by write. A wait that runs out (the writer is slow, so latency matters more than batching)
      * ends the batching, and the reader takes what is there.
      *
-     * @return whether there is something to read now (a page, less when the spin ran out, or end-of-stream)
+     * @return whether there is something to read now (a page, less when the wait ran out, or end-of-stream)
      */
     private boolean spinForPage(InProcessReadEnd end, long deadline) {
-        if (spinNanos <= 0 || Thread.currentThread().isVirtual()) {
+        if (spinNanos <= 0) {
             return false;
         }
-        if (!WaitQueue.spinUntil(end.pageCheck, spinNanos, deadline, 7)) {
+        boolean page = Thread.currentThread().isVirtual()
+                ? WaitQueue.yieldUntil(end.pageCheck, spinNanos, deadline)
+                : WaitQueue.spinUntil(end.pageCheck, spinNanos, deadline, 7);
+        if (!page) {
             rdWait.spinBudget().batchRanOut();
         }
         return readable(end);
@@ -646,9 +650,15 @@ public final class PipeCore extends PipePadAfter {
             // page or more waiting, the spin did its job. A writer's spin always finds at least a page of room.
             boolean sliver = forData && ring.queuedBytes() < PAGE;
             q.spinBudget().spunIntoLock(lastContended && sliver);
-        } else if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked(forData, end)) {
-            emptyWakeups++;
-            Flight.wokeForNothing(id, forData);
+        } else {
+            if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked(forData, end)) {
+                emptyWakeups++;
+                Flight.wokeForNothing(id, forData);
+            }
+            if (forData && Thread.currentThread().isVirtual()) {
+                // A virtual reader never spins, so its trades are learnt from its wake-ups instead.
+                q.spinBudget().wokeIntoLock(lastContended && ring.queuedBytes() < PAGE);
+            }
         }
     }
 

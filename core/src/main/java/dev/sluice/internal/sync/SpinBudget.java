@@ -35,7 +35,8 @@ import dev.sluice.policy.SpinPolicy;
  *       one that parks unmounts, which is cheap. A short spin did speed up a virtual ping-pong, but lost more
  *       on streams and hackbench (the spinner reads each page as it lands and trades the lock with the
  *       writer instead of taking a batch); yielding while spinning did no better. The pipe lock's spin
- *       ({@link PipeLock}) skips virtual threads too.</li>
+ *       ({@link PipeLock}) skips virtual threads too. A virtual reader does batch: its trades are learnt
+ *       from its wake-ups ({@link #wokeIntoLock}), and it waits for a page by yielding.</li>
  * </ul>
  *
  * <p>The measurements behind these rules: {@code docs/performance.md}, "The spin before parking".
@@ -146,6 +147,23 @@ public final class SpinBudget {
      */
     static final int TRADES_BEFORE_BATCHING = 4;
     private int tradedInARow;
+
+    /**
+     * For a virtual reader, which never spins: what the pipe's lock was like when it woke, as
+     * {@link #spunIntoLock} records it for a spin (without counting a failed spin). A virtual reader woken by
+     * a writer of small chunks finds the lock held by that writer and a sliver of data; after
+     * {@value #TRADES_BEFORE_BATCHING} such wake-ups in a row it is {@link #batching()} too, and waits for a
+     * page by yielding. A ping-pong's reader wakes to a free lock and never batches.
+     *
+     * @param contended whether the lock was held when the woken reader took it, and less than a page waited
+     */
+    public void wokeIntoLock(boolean contended) {
+        if (!contended) {
+            tradedInARow = 0;
+        } else if (adaptive && ++tradedInARow >= TRADES_BEFORE_BATCHING) {
+            batching = true;
+        }
+    }
 
     /** Set after {@link #TRADES_BEFORE_BATCHING} trades in a row; cleared by {@link #batchRanOut()}. */
     private boolean batching;

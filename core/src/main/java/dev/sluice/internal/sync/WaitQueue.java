@@ -187,6 +187,29 @@ public final class WaitQueue {
     }
 
     /**
+     * {@link #spinUntil} for a virtual thread: yields between looks, so its carrier goes to any other virtual
+     * thread that is waiting for one (with none waiting, the yield returns at once and this is a spin), and
+     * reads the clock after every yield, which costs more than the clock.
+     *
+     * @param ready         the condition waited for
+     * @param nanos         the longest wait
+     * @param deadlineNanos when to give up, or 0
+     * @return whether {@code ready} came true
+     */
+    public static boolean yieldUntil(BooleanSupplier ready, long nanos, long deadlineNanos) {
+        long start = System.nanoTime();
+        while (!ready.getAsBoolean()) {
+            Thread.yield();
+            long now = System.nanoTime();
+            if (now - start >= nanos || Thread.currentThread().isInterrupted()
+                    || (deadlineNanos != 0 && now - deadlineNanos >= 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Spins on {@code ready} for at most {@code spinNanos}; gives up early on interrupt or deadline.
      * The clock is read every 64 rounds, so the bound is honoured to within a few hundred nanoseconds.
      */
