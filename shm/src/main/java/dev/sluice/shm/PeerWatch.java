@@ -28,9 +28,9 @@ import java.util.Set;
  * start time is compared once the pidfd is open: a pid already reused, or no process at all ({@code ESRCH}),
  * means the registered process is gone, and is reclaimed at once.
  *
- * <p>Where pidfds cannot be had ({@code ENOSYS} before Linux 5.3, {@code EPERM} or {@code EINVAL} from a seccomp
- * filter), the watch switches itself off for the life of the JVM; where one cannot be had for a moment
- * ({@code EMFILE}, {@code ENOMEM}), that pipe goes unwatched until its table next changes. Either way the pipe
+ * <p>Where pidfds cannot be had ({@code ENOSYS} before Linux 5.3, {@code EPERM} from a seccomp filter), the
+ * watch switches itself off for the life of the JVM; where one cannot be had for a moment ({@code EMFILE},
+ * {@code ENOMEM}), that pipe goes unwatched until its table next changes. Either way the pipe
  * reports {@link ShmPipe#peersWatched()} false, and its waiters fall back to looking for dead peers each 100 ms
  * slice of their wait ({@link Control#scanPeers}).
  */

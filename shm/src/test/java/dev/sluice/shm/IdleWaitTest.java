@@ -16,6 +16,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,12 +30,44 @@ import org.junit.jupiter.api.Timeout;
  * ({@code /proc/self/task/<tid>/status}), one per return from a sleep that blocked, summed over this JVM's
  * threads whose names start with {@code sluice-shm} (the watchers, the peer watch and the waiting thread,
  * named so here). A watcher waking every 100 ms to look for dead peers makes about ten a second.
+ *
+ * <p>Each test ends with this JVM's descriptors back where they were: the peer watch's pidfds and eventfd are
+ * closed once the pipes it watched are.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class IdleWaitTest {
     /** Wake-ups allowed in {@link #IDLE}: a slice that was already running when the count began, and slack. */
     private static final int MOST_WAKEUPS = 3;
     private static final Duration IDLE = Duration.ofSeconds(1);
+    private long fdsBefore;
+
+    @BeforeAll
+    static void warmUp() throws IOException {
+        // What a JVM opens once for its first child (the KernelProcess poller) is open before the first count.
+        ChildJvm.serve().close();
+    }
+
+    @BeforeEach
+    void countDescriptors() throws IOException {
+        fdsBefore = descriptors();
+    }
+
+    @AfterEach
+    void noDescriptorLeft() throws Exception {
+        // The peer watch closes its descriptors on its own thread, and a child's pidfd is closed by the thread
+        // that reaps it: a moment after the pipe is closed.
+        long end = System.nanoTime() + ChildJvm.PATIENCE.toNanos();
+        while (descriptors() != fdsBefore && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(descriptors()).as("this JVM's descriptors after closing everything").isEqualTo(fdsBefore);
+    }
+
+    private static long descriptors() throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
 
     @Test
     void aBlockedWriterSleepsWithoutWakingAndGetsBrokenPipeWhenTheReaderIsKilled() throws Exception {
