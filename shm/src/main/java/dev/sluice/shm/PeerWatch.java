@@ -51,6 +51,14 @@ final class PeerWatch {
     }
 
     /**
+     * Switches the watch off, as a kernel without {@code pidfd_open} would (pipes watched now fall back at the
+     * thread's next look), or back on: for tests of the fallback.
+     */
+    static void available(boolean on) {
+        available = on && Native.SUPPORTED;
+    }
+
+    /**
      * Has the watch read {@code p}'s process table again (and watch {@code p} from now on, if it did not):
      * {@code p} has a sleeper, and a process joined since the watch last read the table, or it never did.
      */

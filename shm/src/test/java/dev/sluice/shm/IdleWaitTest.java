@@ -116,6 +116,30 @@ class IdleWaitTest {
         }
     }
 
+    @Test
+    void withoutPidfdsTheWaitersLookForTheDeadThemselves() throws Exception {
+        PeerWatch.available(false); // as on a kernel before 5.3
+        try (ShmPipe p = ShmPipe.create(PipeOptions.builder().capacity(4096).build());
+             ChildJvm c = ChildJvm.start("stall", p.path().toString())) {
+            p.handOver(p.reader(), c.handle());
+            ChildJvm.awaitClaimed(p);
+            WriteEnd out = p.writer();
+            out.setTimeout(ChildJvm.PATIENCE);
+            out.write(new byte[4096]);
+            Async<Integer> blocked = named(() -> out.write(new byte[1]));
+            ShmPipeTest.awaitBlocked(p, false);
+            Thread.sleep(300);
+            assertThat(p.peersWatched()).isFalse();
+
+            long t0 = System.nanoTime();
+            c.kill();
+            assertThatThrownBy(blocked::get).isInstanceOf(BrokenPipeException.class);
+            assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(2));
+        } finally {
+            PeerWatch.available(true);
+        }
+    }
+
     /** Runs {@code call} on a platform thread whose name the wake-up count includes. */
     private static <T> Async<T> named(Async.Call<T> call) {
         return Async.start(false, () -> {
