@@ -17,12 +17,12 @@ import java.util.Set;
  *
  * <p>One daemon platform thread blocks in {@code poll(2)} on an eventfd and on a pidfd ({@code pidfd_open(2)})
  * per peer process named in the tables of the pipes it watches; a pidfd becomes readable when its process
- * exits, and the thread then reclaims the dead process's entry through each pipe that names it
- * ({@link Control#reclaim}), which wakes every waiter. A pipe is watched from its first sleep
- * ({@link ShmPipe#checkPeers}) to its detach, and the thread ends, closing every descriptor it holds, when no
- * pipe is left. The eventfd tells it that its set of pipes changed, or that a table did: a process that joins
- * a pipe bumps the mapping's {@code PEERS} word and wakes every sleeper, whose next sleep, seeing {@code PEERS}
- * moved since the thread last read the table, asks it to read the table again.
+ * exits, and the thread then has the dead process's entry reclaimed through each pipe that names it
+ * ({@link ShmPipe#reapSoon}, on a thread of its own), which wakes every waiter. A pipe is watched from its first
+ * sleep ({@link ShmPipe#checkPeers}) to its detach, and the thread ends, closing every descriptor it holds,
+ * when no pipe is left. The eventfd tells it that its set of pipes changed, or that a table did: a process
+ * that joins a pipe bumps the mapping's {@code PEERS} word and wakes every sleeper, whose next sleep, seeing
+ * {@code PEERS} moved since the thread last read the table, asks it to read the table again.
  *
  * <p>A pidfd names the process the pid had when it was opened; the entry names a pid and a start time, so the
  * start time is compared once the pidfd is open: a pid already reused, or no process at all ({@code ESRCH}),
@@ -37,7 +37,7 @@ import java.util.Set;
 final class PeerWatch {
     static final PeerWatch INSTANCE = new PeerWatch();
 
-    /** Cleared, for good, once {@code pidfd_open} or {@code eventfd} proves unusable in this JVM. */
+    /** Cleared once {@code pidfd_open} or {@code eventfd} proves unusable in this JVM (or by a test). */
     private static volatile boolean available = Native.SUPPORTED;
 
     /** The pipes watched; guarded by {@code this}, as are the fields up to {@link #dirty}. */
@@ -189,7 +189,7 @@ final class PeerWatch {
                 return true;
             });
             for (ShmPipe p : reap) {
-                p.reapDead();
+                p.reapSoon();
             }
             return named;
         }
@@ -283,7 +283,7 @@ final class PeerWatch {
                 }
             }
             for (ShmPipe p : reap) {
-                p.reapDead();
+                p.reapSoon();
             }
         }
 

@@ -127,6 +127,8 @@ public final class ShmPipe implements Pipe {
     private volatile long peersSeen = Long.MIN_VALUE;
     /** Whether the {@link PeerWatch} holds a pidfd of every other process of the table it last read. */
     private volatile boolean peersWatched;
+    /** Reclaims asked by the {@link PeerWatch} since the running one began; 0 when none runs. */
+    private final AtomicInteger reapsAsked = new AtomicInteger();
     /** The largest capacity {@link #setCapacity} accepts as an argument (creation's options, else the default). */
     private volatile int maxCapacity = PipeOptions.DEFAULT_MAX_CAPACITY;
     /** What {@link #stat()} says once this process has left the pipe: the state as it left. */
@@ -607,8 +609,27 @@ public final class ShmPipe implements Pipe {
         peersSeen = gen;
     }
 
-    /** The {@link PeerWatch} saw a peer of this pipe exit: frees its entry with its handles, waking every waiter. */
-    void reapDead() {
+    /**
+     * The {@link PeerWatch} saw a peer of this pipe exit: has its entry freed with its handles, waking every
+     * waiter, on a platform thread of its own. The reclaim takes the pipe's lock, which a live peer stopped while
+     * holding it ({@code SIGSTOP}, a debugger) could keep for ever: the watch of every other pipe must not wait
+     * for that, and one such pipe holds up one thread, however often it is asked (a request made while a reclaim
+     * runs has it run once more). Not a virtual thread: a virtual lock waiter pins its carrier in each short
+     * {@code FUTEX_WAIT}, and two stuck ones would take a 2-core machine's carriers from every virtual thread.
+     */
+    void reapSoon() {
+        if (reapsAsked.getAndIncrement() == 0) {
+            Thread.ofPlatform().daemon(true).name("sluice-shm-reap").start(() -> {
+                int n;
+                do {
+                    n = reapsAsked.get();
+                    reapDead();
+                } while (!reapsAsked.compareAndSet(n, 0));
+            });
+        }
+    }
+
+    private void reapDead() {
         if (!region.acquire()) {
             return;
         }

@@ -117,6 +117,48 @@ class IdleWaitTest {
     }
 
     @Test
+    void aPipeWhoseLockALivePeerKeepsDoesNotHoldUpTheWatchOfAnother() throws Exception {
+        try (ShmPipe a = ShmPipe.create(PipeOptions.builder().capacity(4096).build());
+             ShmPipe b = ShmPipe.create(PipeOptions.builder().capacity(4096).build());
+             ChildJvm ca = ChildJvm.start("stall", a.path().toString());
+             ChildJvm cb = ChildJvm.start("stall", b.path().toString())) {
+            Async<Integer> wa = blockedWriter(a, ca);
+            Async<Integer> wb = blockedWriter(b, cb);
+            a.control.lock(); // as a peer stopped (SIGSTOP) while holding it would: a's reclaim waits for it
+            try {
+                ca.kill();
+                Thread.sleep(200); // the watch has seen it, and a's reclaim waits on the lock
+                assertThat(wa.isDone()).isFalse();
+                long t0 = System.nanoTime();
+                cb.kill();
+                assertThatThrownBy(wb::get).isInstanceOf(BrokenPipeException.class);
+                assertThat(System.nanoTime() - t0).as("b's broken pipe, while a's reclaim waits")
+                        .isLessThan(TimeUnit.SECONDS.toNanos(2));
+            } finally {
+                a.control.unlock();
+            }
+            assertThatThrownBy(wa::get).isInstanceOf(BrokenPipeException.class);
+        }
+    }
+
+    /** Hands {@code p}'s read end to the stalled child {@code c}, fills {@code p}, and blocks a write on it. */
+    private static Async<Integer> blockedWriter(ShmPipe p, ChildJvm c) throws Exception {
+        p.handOver(p.reader(), c.handle());
+        ChildJvm.awaitClaimed(p);
+        WriteEnd out = p.writer();
+        out.setTimeout(ChildJvm.PATIENCE);
+        out.write(new byte[4096]);
+        Async<Integer> blocked = named(() -> out.write(new byte[1]));
+        ShmPipeTest.awaitBlocked(p, false);
+        long end = System.nanoTime() + ChildJvm.PATIENCE.toNanos();
+        while (!p.peersWatched() && System.nanoTime() < end) {
+            Thread.sleep(5);
+        }
+        assertThat(p.peersWatched()).as("the peer watch holds the child's pidfd").isTrue();
+        return blocked;
+    }
+
+    @Test
     void withoutPidfdsTheWaitersLookForTheDeadThemselves() throws Exception {
         PeerWatch.available(false); // as on a kernel before 5.3
         try (ShmPipe p = ShmPipe.create(PipeOptions.builder().capacity(4096).build());
