@@ -115,7 +115,7 @@ final class PeerWatch {
         return watched;
     }
 
-    /** poll(2) failed in a way no retry mends: every pipe falls back to its waiters' slices. */
+    /** The watch cannot go on (pidfd_open refused, poll failed, a bug): every pipe falls back to its waiters' looks. */
     private void giveUp() {
         available = false;
         synchronized (this) {
@@ -164,6 +164,9 @@ final class PeerWatch {
                     }
                     reapExited(polls, ids, named);
                 }
+            } catch (RuntimeException | Error e) {
+                giveUp(); // a bug: better every pipe back on its waiters' own looks than trusting a dead watch
+                throw e;
             } finally {
                 closePidfds();
             }
