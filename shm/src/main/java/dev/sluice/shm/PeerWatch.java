@@ -82,7 +82,15 @@ final class PeerWatch {
                 pipes.clear();
                 return;
             }
-            thread = Thread.ofPlatform().daemon(true).name("sluice-shm-peers").start(new Session(eventFd));
+            try {
+                thread = Thread.ofPlatform().daemon(true).name("sluice-shm-peers").start(new Session(eventFd));
+            } catch (OutOfMemoryError | RuntimeException e) {
+                // No thread to be had: the caller, a sleeper, must not die of it; its pipe falls back to looking.
+                Native.close(eventFd);
+                eventFd = -1;
+                available = false;
+                pipes.clear();
+            }
         }
     }
 
