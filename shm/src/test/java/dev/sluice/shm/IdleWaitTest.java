@@ -75,13 +75,9 @@ class IdleWaitTest {
         assumeFalse(ShmPipe.DIRECT_FUTEX, "direct futex waits wake every 20 ms to see interrupts");
         try (ShmPipe p = ShmPipe.create(PipeOptions.builder().capacity(4096).build());
              ChildJvm c = ChildJvm.start("stall", p.path().toString())) {
-            p.handOver(p.reader(), c.handle());
-            ChildJvm.awaitClaimed(p);
-            WriteEnd out = p.writer();
-            out.setTimeout(ChildJvm.PATIENCE);
-            out.write(new byte[4096]); // full: the next write waits for room the stalled reader never makes
-            Async<Integer> blocked = named(() -> out.write(new byte[1]));
-            ShmPipeTest.awaitBlocked(p, false);
+            // Full, so the next write waits for room the stalled reader never makes; the peer watch holds the
+            // reader's pidfd before the count begins (a loaded machine may take a moment to run its first look).
+            Async<Integer> blocked = blockedWriter(p, c);
 
             assertThat(wakeupsWhileIdle()).as("wake-ups of the shm threads in %s of waiting", IDLE)
                     .isLessThanOrEqualTo(MOST_WAKEUPS);
