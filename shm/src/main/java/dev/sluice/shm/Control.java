@@ -128,7 +128,8 @@ final class Control {
         }
     }
 
-    private void reclaim() throws ShmPipeFormatException {
+    /** Takes the lock and frees the entries of processes that are gone (the peer watch saw one exit). */
+    void reclaim() throws ShmPipeFormatException {
         lock();
         try {
             reclaimLocked();
@@ -175,6 +176,9 @@ final class Control {
             unlock();
         }
         adopt(idx);
+        // Sleepers elsewhere watch the processes that were in the table when they fell asleep: wake them to look
+        // again (they find PEERS moved), so that this process's death is noticed too.
+        wakeAll();
     }
 
     private void adopt(int idx) {
@@ -203,10 +207,11 @@ final class Control {
             }
             claimLocked(childId, counts, true);
             recountLocked();
-            return false;
         } finally {
             unlock();
         }
+        wakeAll(); // a new process to watch, as in register
+        return false;
     }
 
     /**
@@ -249,6 +254,7 @@ final class Control {
         r.setInt(e + Layout.E_PENDING, pending ? 1 : 0);
         r.setLong(e + Layout.E_COUNTS, counts);
         r.setLong(e + Layout.E_ID, id); // last: the entry is a process's from here on
+        r.getAndAddInt(Layout.PEERS, 1); // after: whoever sees the new PEERS sees the ID
         return idx;
     }
 
@@ -354,7 +360,8 @@ final class Control {
     /**
      * Reclaims dead processes if any entry names one, at most once per {@link #SCAN_INTERVAL_NANOS}: called by
      * waiters whose wait slice passed with nothing happening, so that a peer killed with -9 cannot leave them
-     * waiting for ever.
+     * waiting for ever. Where the {@link PeerWatch} watches the pipe's peers, only its long safety bound lets a
+     * slice pass, so this runs seldom; where it cannot (no pidfds), every 100 ms of a wait.
      */
     void scanPeers() throws ShmPipeFormatException {
         long now = System.nanoTime();

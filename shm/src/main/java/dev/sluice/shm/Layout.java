@@ -19,6 +19,8 @@ import java.lang.foreign.ValueLayout;
  *                  640  HANDLES    open read handles (low 32) and write handles (high 32), every process's
  *                  768  READ_LOCK  the readers' futex mutex, held for a whole read pass (as LOCK)
  *                  896  WRITE_LOCK the writers' futex mutex, held for a whole write pass (as LOCK)
+ *                 1024  PEERS      bumped each time an entry is given to a process (not hot: a sleeper reads it
+ *                                  to know whether its JVM's peer watch must look at the table again)
  *  page 1          process table: one 64-byte entry per attached (or invited) process
  *                    0  ID (long): pid | start time &lt;&lt; 22, 0 when free     8 GEN (int): bumped per new owner
  *                   12  PENDING (int): 1 while the handles wait for their process to claim them
@@ -33,8 +35,11 @@ import java.lang.foreign.ValueLayout;
  */
 final class Layout {
     static final long MAGIC = 0x4853_4543_4955_4c53L; // "SLUICESH" in little-endian bytes
-    /** 2: the side locks READ_LOCK and WRITE_LOCK, and copies outside LOCK. */
-    static final int VERSION = 2;
+    /**
+     * 3: PEERS (a version-2 peer would join without bumping it, and a version-3 JVM asleep would not watch it).
+     * 2: the side locks READ_LOCK and WRITE_LOCK, and copies outside LOCK.
+     */
+    static final int VERSION = 3;
     static final int PAGE = 4096;
     /** Up to 256 Ki slots (1 GiB), as {@code PipeOptions.ABSOLUTE_MAX_CAPACITY}. */
     static final int MAX_SLOTS = 1 << 18;
@@ -61,6 +66,7 @@ final class Layout {
     static final long HANDLES = 640;
     static final long READ_LOCK = 768;
     static final long WRITE_LOCK = 896;
+    static final long PEERS = 1024;
 
     static final long TABLE = PAGE;
     static final long E_ID = 0;

@@ -23,7 +23,7 @@ import java.lang.invoke.VarHandle;
  * statement. No call here is {@code critical}: {@code FUTEX_WAIT} blocks, and the others are rare.
  *
  * <p>Constants are Linux's for x86_64 and aarch64; they differ only in the {@code futex} system call number
- * and in {@code struct stat}'s layout.
+ * and in {@code struct stat}'s layout ({@code pidfd_open}, newer, has one number on both).
  */
 final class Native {
     private Native() {
@@ -34,16 +34,27 @@ final class Native {
             && (AARCH64 || "amd64".equals(System.getProperty("os.arch")) || "x86_64".equals(System.getProperty(
             "os.arch")));
 
+    static final int EPERM = 1;
     static final int EINTR = 4;
     static final int ESRCH = 3;
     static final int EAGAIN = 11;
     static final int EACCES = 13;
+    static final int EINVAL = 22;
+    static final int ENOSYS = 38;
     static final int ETIMEDOUT = 110;
 
     static final long SYS_FUTEX = AARCH64 ? 98 : 202;
     /** Process-shared operations: {@code FUTEX_PRIVATE_FLAG} (128) must not be set, peers are other processes. */
     static final long FUTEX_WAIT = 0;
     static final long FUTEX_WAKE = 1;
+    /** {@code pidfd_open(2)}, Linux 5.3: 434 on x86_64 and on aarch64 (the generic table) alike. */
+    static final long SYS_PIDFD_OPEN = 434;
+
+    static final int EFD_NONBLOCK = 04000;
+    static final int EFD_CLOEXEC = 02000000;
+    static final short POLLIN = 0x1;
+    /** {@code struct pollfd}: {@code int fd; short events; short revents;}. */
+    static final int POLLFD_SIZE = 8;
 
     static final int MFD_CLOEXEC = 1;
     static final int MFD_ALLOW_SEALING = 2;
@@ -73,7 +84,10 @@ final class Native {
     private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO_H = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
-    /** Per-thread scratch: the errno capture at 0, a {@code timespec} at 64, {@code struct stat} at 128. */
+    /**
+     * Per-thread scratch: the errno capture at 0, a {@code timespec} (or an eventfd's count) at 64,
+     * {@code struct stat} at 128.
+     */
     private static final ThreadLocal<MemorySegment> SCRATCH = ThreadLocal.withInitial(
             () -> Arena.ofAuto().allocate(128 + STAT_SIZE, 16));
 
@@ -84,7 +98,7 @@ final class Native {
     }
 
     /** {@code long syscall(long, ...)}: every variadic argument passed as 64 bits, as the ABI wants. */
-    private static final class Futex {
+    private static final class Syscall {
         static final MethodHandle H = fn("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
                 JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), ERRNO, Linker.Option.firstVariadicArg(1));
     }
@@ -119,6 +133,24 @@ final class Native {
         static final MethodHandle H = fn("kill", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO);
     }
 
+    private static final class Eventfd {
+        static final MethodHandle H = fn("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO);
+    }
+
+    private static final class Read {
+        static final MethodHandle H = fn("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG),
+                ERRNO);
+    }
+
+    private static final class Write {
+        static final MethodHandle H = fn("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG),
+                ERRNO);
+    }
+
+    private static final class Poll {
+        static final MethodHandle H = fn("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), ERRNO);
+    }
+
     private static final class Geteuid {
         static final MethodHandle H = fn("geteuid", FunctionDescriptor.of(JAVA_INT));
     }
@@ -149,7 +181,7 @@ final class Native {
         s.set(JAVA_LONG, 64, timeoutNanos / 1_000_000_000L);
         s.set(JAVA_LONG, 72, timeoutNanos % 1_000_000_000L);
         try {
-            long r = (long) Futex.H.invokeExact(s, SYS_FUTEX, address, FUTEX_WAIT, (long) expected, ts, 0L, 0L);
+            long r = (long) Syscall.H.invokeExact(s, SYS_FUTEX, address, FUTEX_WAIT, (long) expected, ts, 0L, 0L);
             return r < 0 ? -errno(s) : 0;
         } catch (Throwable t) {
             throw bug(t);
@@ -160,7 +192,7 @@ final class Native {
     static int futexWake(long address, int count) {
         MemorySegment s = SCRATCH.get();
         try {
-            long r = (long) Futex.H.invokeExact(s, SYS_FUTEX, address, FUTEX_WAKE, (long) count, 0L, 0L, 0L);
+            long r = (long) Syscall.H.invokeExact(s, SYS_FUTEX, address, FUTEX_WAKE, (long) count, 0L, 0L, 0L);
             return r < 0 ? -errno(s) : (int) r;
         } catch (Throwable t) {
             throw bug(t);
@@ -222,6 +254,75 @@ final class Native {
         }
     }
 
+    /**
+     * {@code pidfd_open(pid, 0)}: a descriptor that becomes readable when the process exits (and stays so).
+     *
+     * @return the descriptor (close-on-exec, as every pidfd), or {@code -errno}: {@code -ESRCH} if no process
+     *         has the pid, {@code -ENOSYS} on kernels before 5.3 (or {@code -EPERM} where a seccomp filter
+     *         refuses it)
+     */
+    static int pidfdOpen(int pid) {
+        MemorySegment s = SCRATCH.get();
+        try {
+            long r = (long) Syscall.H.invokeExact(s, SYS_PIDFD_OPEN, (long) pid, 0L, 0L, 0L, 0L, 0L);
+            return r < 0 ? -errno(s) : (int) r;
+        } catch (Throwable t) {
+            throw bug(t);
+        }
+    }
+
+    /** @return a new eventfd (counter 0, nonblocking, close-on-exec), or {@code -errno} */
+    static int eventfd() {
+        MemorySegment s = SCRATCH.get();
+        try {
+            return ret((int) Eventfd.H.invokeExact(s, 0, EFD_NONBLOCK | EFD_CLOEXEC), s);
+        } catch (Throwable t) {
+            throw bug(t);
+        }
+    }
+
+    /**
+     * Adds 1 to an eventfd's counter, making it readable. A full counter ({@code EAGAIN}) is readable already, so
+     * no error matters to a caller that only wants its poller woken.
+     */
+    static void eventfdSignal(int fd) {
+        MemorySegment s = SCRATCH.get();
+        MemorySegment one = s.asSlice(64, 8); // the timespec's place: this thread is not in a futex call now
+        one.set(JAVA_LONG, 0, 1L);
+        try {
+            long r = (long) Write.H.invokeExact(s, fd, one, 8L);
+            assert r == 8 || errno(s) == EAGAIN || errno(s) == EINTR;
+        } catch (Throwable t) {
+            throw bug(t);
+        }
+    }
+
+    /** Resets a nonblocking eventfd's counter to 0 (reads it; {@code EAGAIN} when it already was). */
+    static void eventfdDrain(int fd) {
+        MemorySegment s = SCRATCH.get();
+        try {
+            long r = (long) Read.H.invokeExact(s, fd, s.asSlice(64, 8), 8L);
+            assert r == 8 || errno(s) == EAGAIN || errno(s) == EINTR;
+        } catch (Throwable t) {
+            throw bug(t);
+        }
+    }
+
+    /**
+     * {@code poll(2)} on {@code n} {@code struct pollfd}s ({@link #POLLFD_SIZE} bytes each) in native memory.
+     *
+     * @param timeoutMillis -1 to wait without bound
+     * @return the number of descriptors with events, 0 on timeout, or {@code -errno} ({@code -EINTR} too)
+     */
+    static int poll(MemorySegment fds, int n, int timeoutMillis) {
+        MemorySegment s = SCRATCH.get();
+        try {
+            return ret((int) Poll.H.invokeExact(s, fds, (long) n, timeoutMillis), s);
+        } catch (Throwable t) {
+            throw bug(t);
+        }
+    }
+
     /** {@code close(2)}, not retried: Linux has released the descriptor whatever it returns. */
     static void close(int fd) {
         MemorySegment s = SCRATCH.get();
@@ -272,16 +373,17 @@ final class Native {
     /** @return the errno's name for messages, e.g. "EACCES (13)" */
     static String describe(int errno) {
         String name = switch (errno) {
-            case 1 -> "EPERM";
+            case EPERM -> "EPERM";
             case 2 -> "ENOENT";
+            case ESRCH -> "ESRCH";
             case 9 -> "EBADF";
             case EACCES -> "EACCES";
             case 17 -> "EEXIST";
             case 21 -> "EISDIR";
-            case 22 -> "EINVAL";
+            case EINVAL -> "EINVAL";
             case 24 -> "EMFILE";
             case 28 -> "ENOSPC";
-            case 38 -> "ENOSYS";
+            case ENOSYS -> "ENOSYS";
             default -> "errno";
         };
         return name + " (" + errno + ")";

@@ -16,9 +16,10 @@ import java.nio.file.Path;
  * released its memory, so it can never write to the mapping again). Packed into one long,
  * {@code pid | start << 22}: Linux pids are below 2<sup>22</sup>, and 42 bits of ticks last centuries.
  *
- * <p>Why not a pidfd: it would have to be opened per peer and kept, and it still needs the start time to be
- * sure that the pid it was opened for is the registered process. Liveness is asked rarely (when a wait slice
- * passes with nothing happening), so a small file read is cheap enough.
+ * <p>A pidfd does not replace the identity: it is opened by pid, so only the start time, compared after it is
+ * open, says that it is the registered process's. {@link PeerWatch} does that once per peer, and then learns of
+ * the death from the pidfd without asking; these checks serve the reclaim itself, the lock's dead-owner check,
+ * and the waiters' own scans where there are no pidfds.
  */
 final class Procs {
     private Procs() {

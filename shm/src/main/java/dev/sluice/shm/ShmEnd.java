@@ -132,7 +132,7 @@ abstract sealed class ShmEnd extends EndBase permits ShmReadEnd, ShmWriteEnd {
                 Watcher.Waiter me = w.register(seq);
                 try {
                     if (r.getInt(word) == seq && !f.isDone()) {
-                        LockSupport.parkNanos(this, 1_000_000_000L);
+                        LockSupport.parkNanos(this, Watcher.SAFETY_NANOS); // bound: as ShmPipe.park's
                     }
                 } finally {
                     w.deregister(me);

@@ -61,10 +61,12 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Lifetime.</b> Each joined pipe (each {@code ShmPipe} object) holds one entry in the mapping's process
  * table, with its open handles; it leaves the table, and unmaps the memory, when its last handle closes. The
  * memory itself lives while any process maps it (or, for a file, until the file is deleted). A process that
- * dies without closing, even by {@code kill -9}, loses its handles when a peer notices (at most about a tenth
- * of a second into that peer's wait): readers then see end-of-stream after the last byte the dead writer had
- * fully published, writers see broken pipe. Bytes a dead writer was still copying were never published and
- * are never delivered.
+ * dies without closing, even by {@code kill -9}, loses its handles when a peer notices: at once if the peer is
+ * waiting (its JVM then holds a pidfd of every other process in the table, which {@code poll(2)} reports
+ * readable when the process exits), or, where Linux offers no pidfds (before 5.3), within about a tenth of a
+ * second of its wait. Readers then see end-of-stream after the last byte the dead writer had fully published,
+ * writers see broken pipe. Bytes a dead writer was still copying were never published and are never
+ * delivered.
  *
  * <p><b>Capacity</b> is fixed at creation ({@link #setCapacity} accepts only the current size). Every process
  * has mapped the ring at its size, and Linux offers no way to grow all those mappings at once: a resize would
@@ -121,6 +123,12 @@ public final class ShmPipe implements Pipe {
     private final Watcher dataWatcher;
     private final Watcher roomWatcher;
     private final Instant created;
+    /** {@code PEERS} as the {@link PeerWatch} last read it with the table (an int; never, before it first did). */
+    private volatile long peersSeen = Long.MIN_VALUE;
+    /** Whether the {@link PeerWatch} holds a pidfd of every other process of the table it last read. */
+    private volatile boolean peersWatched;
+    /** Reclaims asked by the {@link PeerWatch} since the running one began; 0 when none runs. */
+    private final AtomicInteger reapsAsked = new AtomicInteger();
     /** The largest capacity {@link #setCapacity} accepts as an argument (creation's options, else the default). */
     private volatile int maxCapacity = PipeOptions.DEFAULT_MAX_CAPACITY;
     /** What {@link #stat()} says once this process has left the pipe: the state as it left. */
@@ -549,6 +557,7 @@ public final class ShmPipe implements Pipe {
             return;
         }
         leaveSiblings();
+        PeerWatch.INSTANCE.forget(this);
         try {
             control.detach();
         } catch (ShmPipeFormatException e) {
@@ -574,6 +583,62 @@ public final class ShmPipe implements Pipe {
             control.scanPeers();
         } catch (ShmPipeFormatException e) {
             // The waiters' own calls report it.
+        }
+    }
+
+    /**
+     * Called by a thread about to sleep (a watcher, or a direct futex waiter), after it read the sequence word
+     * it will sleep on: has this JVM's {@link PeerWatch} watch this pipe's peers, and read the table again if a
+     * process joined since it last did. A joining process bumps {@code PEERS} before it bumps the sequence
+     * words, so a sleeper that misses the new {@code PEERS} here finds its sequence word moved and comes back.
+     */
+    void checkPeers() {
+        if (region.getInt(Layout.PEERS) != peersSeen) {
+            PeerWatch.INSTANCE.refresh(this);
+        }
+    }
+
+    /** @return whether a peer's death wakes this pipe's waiters without their looking (see {@link PeerWatch}) */
+    boolean peersWatched() {
+        return peersWatched;
+    }
+
+    /** The {@link PeerWatch} read the table at {@code PEERS} = {@code gen}, and holds a pidfd per peer or not. */
+    void peersLooked(int gen, boolean all) {
+        peersWatched = all;
+        peersSeen = gen;
+    }
+
+    /**
+     * The {@link PeerWatch} saw a peer of this pipe exit: has its entry freed with its handles, waking every
+     * waiter, on a platform thread of its own. The reclaim takes the pipe's lock, which a live peer stopped while
+     * holding it ({@code SIGSTOP}, a debugger) could keep for ever: the watch of every other pipe must not wait
+     * for that, and one such pipe holds up one thread, however often it is asked (a request made while a reclaim
+     * runs has it run once more). Not a virtual thread: a virtual lock waiter pins its carrier in each short
+     * {@code FUTEX_WAIT}, and two stuck ones would take a 2-core machine's carriers from every virtual thread.
+     */
+    void reapSoon() {
+        if (reapsAsked.getAndIncrement() == 0) {
+            Thread.ofPlatform().daemon(true).name("sluice-shm-reap").start(() -> {
+                int n;
+                do {
+                    n = reapsAsked.get();
+                    reapDead();
+                } while (!reapsAsked.compareAndSet(n, 0));
+            });
+        }
+    }
+
+    private void reapDead() {
+        if (!region.acquire()) {
+            return;
+        }
+        try {
+            control.reclaim();
+        } catch (ShmPipeFormatException e) {
+            // The waiters' own calls report it.
+        } finally {
+            region.release();
         }
     }
 
@@ -710,6 +775,7 @@ public final class ShmPipe implements Pipe {
             }
             boolean slicePassed;
             if (DIRECT_FUTEX && !t.isVirtual()) {
+                checkPeers(); // after reading seq: see checkPeers
                 long slice = SLICE_NANOS;
                 if (deadline.nanos() != 0) {
                     slice = Math.min(slice, Math.max(1, deadline.nanos() - System.nanoTime()));
@@ -727,8 +793,8 @@ public final class ShmPipe implements Pipe {
             if (deadline.nanos() != 0 && System.nanoTime() - deadline.nanos() >= 0) {
                 throw Failures.timedOut(what, done);
             }
-            if (slicePassed) {
-                control.scanPeers(); // a peer killed with -9 cannot wake us: look for the dead now and then
+            if (slicePassed && !peersWatched) {
+                control.scanPeers(); // a peer killed with -9 cannot wake us, and no pidfd will: look now and then
             }
         }
     }
@@ -741,7 +807,7 @@ public final class ShmPipe implements Pipe {
             if (region.getInt(seqWord) != seq || ready(read)) {
                 return false; // changed before the watcher could have seen us registered
             }
-            long max = 1_000_000_000L; // a bound only against a lost unpark; the watcher wakes us on every change
+            long max = Watcher.SAFETY_NANOS; // only against a lost unpark: the watcher wakes us on every change
             long nanos = deadline.nanos() == 0 ? max : Math.min(max, deadline.nanos() - System.nanoTime());
             if (nanos > 0) {
                 LockSupport.parkNanos(this, nanos);

@@ -17,12 +17,21 @@ import java.util.concurrent.locks.LockSupport;
  * the announcing side bumps the word after publishing the change and wakes the word after bumping it.
  *
  * <p>Interrupts and timeouts reach the parked thread as they reach any parked thread; a close of the
- * handle bumps the word, which the watcher sees. The watcher also runs the dead-peer scan when a whole slice
- * passes with nothing happening, and ends after a few idle slices with nobody registered (the next
- * registration starts another).
+ * handle bumps the word, which the watcher sees. A peer's death bumps it too, once this JVM's
+ * {@link PeerWatch} sees the peer's pidfd fire and reclaims it; so while the peer watch covers the pipe
+ * ({@link ShmPipe#peersWatched()}) the watcher sleeps without a slice, and an idle wait costs no wake-up at
+ * all (only a safety bound of {@link #SAFETY_NANOS}). Where it does not (no pidfds), the watcher runs the
+ * dead-peer scan when a whole 100 ms slice passes with nothing happening, as before the peer watch. The
+ * watcher ends after a few idle slices with nobody registered (the next registration starts another).
  */
 final class Watcher implements Runnable {
     private static final long SLICE_NANOS = 100_000_000L;
+    /**
+     * The longest sleep with a waiter registered when the peer watch covers the pipe: not needed for any wake-up
+     * this module knows of (changes, closes and deaths all bump the word), it bounds what an unforeseen miss
+     * would cost, and costs one wake-up per 5 s of idle waiting.
+     */
+    static final long SAFETY_NANOS = 5_000_000_000L;
     private static final int LINGER_SLICES = 3;
 
     private final ShmPipe pipe;
@@ -86,7 +95,12 @@ final class Watcher implements Runnable {
                     }
                     idle = 0;
                 }
-                if (Native.futexWait(r.base + word, cur, SLICE_NANOS) == -Native.ETIMEDOUT && any) {
+                long nanos = SLICE_NANOS;
+                if (any) {
+                    pipe.checkPeers(); // after loading cur: see checkPeers
+                    nanos = pipe.peersWatched() ? SAFETY_NANOS : SLICE_NANOS;
+                }
+                if (Native.futexWait(r.base + word, cur, nanos) == -Native.ETIMEDOUT && any) {
                     pipe.scanPeers();
                 }
             }

@@ -25,6 +25,8 @@ import java.util.zip.CRC32;
  *       record numbers read, {@link BitSet} bytes in Base64) and {@code end}; exits with
  *       {@value #EXIT_BAD_RECORD} at a bad record;</li>
  *   <li>{@code stall PATH}: claims a read handle and never reads;</li>
+ *   <li>{@code hold PATH}: attaches (a read and a write handle, an entry it registers itself), prints
+ *       {@code attached}, and never uses them;</li>
  *   <li>{@code copy IN OUT}: claims IN's read handle and OUT's write handle, copies until end-of-stream;</li>
  *   <li>{@code serve}: runs the commands of its standard input, a line each, and answers each with a line
  *       ({@link #command}), until its standard input ends.</li>
@@ -48,6 +50,12 @@ public final class Child {
                 if (!p.reader().isOpen()) {
                     throw new IllegalStateException("no read handle was handed over");
                 }
+                Thread.sleep(Long.MAX_VALUE);
+            }
+            case "hold" -> {
+                ShmPipe p = ShmPipe.attach(Path.of(args[1]));
+                System.out.println("attached " + p.stat().writers());
+                System.out.flush();
                 Thread.sleep(Long.MAX_VALUE);
             }
             case "copy" -> {

@@ -239,6 +239,9 @@ class CrossProcessStressTest {
             ChildJvm last = reader(p);
             p.reader().close(); // the children hold every read handle
             ChildJvm otherWriter = writer(p, 1, -1);
+            // Joined before the readers die: once they have, this JVM's writer gets broken pipe and closes the
+            // last handle here, which closes the memfd a child still starting could no longer open.
+            ChildJvm.awaitClaimed(p);
             AtomicLong written = new AtomicLong();
             Async<Throwable> local = localWriter(p, 0, -1, written);
             awaitAtLeast(written, 200);
