@@ -136,6 +136,27 @@ public class LabCliTest {
         assertThat(lab("reproduce", "--help").out()).contains("--quick", "--experiment", "--html");
     }
 
+    /**
+     * Picocli formats every description with {@code String.format}: a bare '%' (reproduce's "95 % interval")
+     * fails that, and picocli then warns on stderr and prints the raw text.
+     */
+    @Test
+    void everyDescriptionIsAValidFormat() {
+        java.util.List<picocli.CommandLine.Model.CommandSpec> specs = new java.util.ArrayList<>();
+        specs.add(new picocli.CommandLine(new Lab()).getCommandSpec());
+        for (int i = 0; i < specs.size(); i++) {
+            specs.get(i).subcommands().values().forEach(c -> specs.add(c.getCommandSpec()));
+        }
+        for (picocli.CommandLine.Model.CommandSpec spec : specs) {
+            java.util.List<String> texts = new java.util.ArrayList<>(List.of(spec.usageMessage().description()));
+            spec.options().forEach(o -> texts.addAll(List.of(o.description())));
+            spec.positionalParameters().forEach(p -> texts.addAll(List.of(p.description())));
+            for (String t : texts) {
+                assertThat(t).as(spec.qualifiedName()).satisfies(x -> String.format(x));
+            }
+        }
+    }
+
     @Test
     void workloadOptionsGoToTheWorkloadsThatHaveThem() {
         var ws = List.of(Workloads.byName("pipen"), Workloads.byName("nonblock"));

@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * claim, the source, the original figure, ours with its interval, and a verdict.
  */
 @Command(name = "reproduce", description = "Re-runs the seven kernel-list findings (issue 16) on Sluice, toggling "
-        + "the option each is about, and prints claim, source, the original figure, ours with its 95 % interval "
+        + "the option each is about, and prints claim, source, the original figure, ours with its 95 %% interval "
         + "and a verdict per finding. The full run is the default; --quick finishes within about five minutes "
         + "on two cores.")
 public final class ReproduceCommand implements Callable<Integer> {
