@@ -594,12 +594,21 @@ public final class PipeCore extends PipePadAfter {
 
     /**
      * Without the lock: waits for data as a reader. A reader that keeps trading the lock with a writer of
-     * small chunks first spins for a page, so the writer runs on alone and the reader takes a batch
-     * ({@link #spinForPage}).
+     * small chunks ({@code SpinBudget#batching()}) lets the writer run on alone and takes a batch: a platform
+     * thread parks at once, without its spin, and the writer's next write wakes it as usual; in the time the
+     * wake-up takes, tens of microseconds on an idle machine, the writer stores tens of kilobytes. (Spinning
+     * for a page instead kept the two trading the lock on most reads.) A virtual thread, whose wake-up is
+     * cheap, yields until a page is queued ({@link #spinForPage}). Either way a wait that ends with less
+     * than a page queued ends the batching ({@link #countWait}): the writer is slow, so latency matters more.
      */
     WaitQueue.Outcome awaitData(InProcessReadEnd end, long deadline) {
-        if (rdWait.spinBudget().batching() && spinForPage(end, deadline)) {
-            return WaitQueue.Outcome.SPUN;
+        if (rdWait.spinBudget().batching()) {
+            if (!Thread.currentThread().isVirtual()) {
+                return rdWait.await(end.readableCheck, deadline, 0, 0);
+            }
+            if (spinForPage(end, deadline)) {
+                return WaitQueue.Outcome.SPUN;
+            }
         }
         return rdWait.await(end.readableCheck, deadline, 0, spinNanos);
     }
@@ -610,13 +619,11 @@ public final class PipeCore extends PipePadAfter {
     }
 
     /**
-     * For a reader that keeps trading the lock with a writer of small chunks ({@code SpinBudget#batching()}):
-     * waits, without taking the lock, until a page or more is queued, for at most the pipe's spin. A platform
-     * thread spins, looking at the index's cache line only every eighth pause so the writer keeps it; a
-     * virtual thread yields between looks, so that its carrier goes to any other virtual thread that needs it.
-     * Without this the reader takes each write's bytes as they land and the two trade the lock and the cache
-     * lines write by write. A wait that runs out (the writer is slow, so latency matters more than batching)
-     * ends the batching, and the reader takes what is there.
+     * For a virtual reader that keeps trading the lock with a writer of small chunks: waits, without taking
+     * the lock, until a page or more is queued, for at most the pipe's spin, yielding between looks so that
+     * its carrier goes to any other virtual thread that needs it. Without this the reader takes each write's
+     * bytes as they land and the two trade the lock write by write. A wait that runs out (the writer is slow,
+     * so latency matters more than batching) ends the batching, and the reader takes what is there.
      *
      * @return whether there is something to read now (a page, less when the wait ran out, or end-of-stream)
      */
@@ -624,10 +631,7 @@ public final class PipeCore extends PipePadAfter {
         if (spinNanos <= 0) {
             return false;
         }
-        boolean page = Thread.currentThread().isVirtual()
-                ? WaitQueue.yieldUntil(end.pageCheck, spinNanos, deadline)
-                : WaitQueue.spinUntil(end.pageCheck, spinNanos, deadline, 7);
-        if (!page) {
+        if (!WaitQueue.yieldUntil(end.pageCheck, spinNanos, deadline)) {
             rdWait.spinBudget().batchRanOut();
         }
         return readable(end);
@@ -643,22 +647,24 @@ public final class PipeCore extends PipePadAfter {
      */
     void countWait(boolean forData, WaitQueue.Outcome outcome, InProcessEnd end) {
         WaitQueue q = forData ? rdWait : wrWait;
+        boolean sliver = forData && ring.queuedBytes() < PAGE;
         if (outcome == WaitQueue.Outcome.SPUN) {
             spunWaits++;
             // A reader whose spin saw data but then had to wait for the lock, to find less than a page, is
             // trading the lock with a writer of small chunks: parking would have let the writer batch. With a
             // page or more waiting, the spin did its job. A writer's spin always finds at least a page of room.
-            boolean sliver = forData && ring.queuedBytes() < PAGE;
             q.spinBudget().spunIntoLock(lastContended && sliver);
-        } else {
-            if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked(forData, end)) {
-                emptyWakeups++;
-                Flight.wokeForNothing(id, forData);
-            }
-            if (forData && Thread.currentThread().isVirtual()) {
-                // A virtual reader never spins, so its trades are learnt from its wake-ups instead.
-                q.spinBudget().wokeIntoLock(lastContended && ring.queuedBytes() < PAGE);
-            }
+            return;
+        }
+        if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked(forData, end)) {
+            emptyWakeups++;
+            Flight.wokeForNothing(id, forData);
+        }
+        if (forData && Thread.currentThread().isVirtual()) {
+            // A virtual reader never spins, so its trades are learnt from its wake-ups instead.
+            q.spinBudget().wokeIntoLock(lastContended && sliver);
+        } else if (sliver && q.spinBudget().batching()) {
+            q.spinBudget().batchRanOut(); // a platform reader parked for a batch and found a sliver
         }
     }
 

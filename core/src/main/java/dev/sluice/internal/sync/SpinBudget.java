@@ -28,9 +28,10 @@ import dev.sluice.policy.SpinPolicy;
  *       keep missing, and every exchange pays two wake-ups (a 1-byte ping-pong between platform threads
  *       fell into lockstep, many times slower);</li>
  *   <li>a reader whose spins run into the lock held by a writer of small chunks
- *       {@value #TRADES_BEFORE_BATCHING} times in a row is {@link #batching()}: its next waits first spin for a
- *       page of data, not for any, so the writer runs on alone; a spin for a page that runs out ends that
- *       ({@link #batchRanOut()});</li>
+ *       {@value #TRADES_BEFORE_BATCHING} times in a row is {@link #batching()}: so that the writer runs on
+ *       alone and the reader takes a batch, its next waits park at once (a platform thread, woken by the next
+ *       write after the tens of microseconds a wake-up takes) or yield until a page is queued (a virtual
+ *       one); a wait that ends with less than a page ends that ({@link #batchRanOut()});</li>
  *   <li>virtual threads never spin: a spinning one holds a carrier that other virtual threads may need, and
  *       one that parks unmounts, which is cheap. A short spin did speed up a virtual ping-pong, but lost more
  *       on streams and hackbench (the spinner reads each page as it lands and trades the lock with the
@@ -169,14 +170,14 @@ public final class SpinBudget {
     private boolean batching;
 
     /**
-     * @return whether this side's waiters (a pipe's readers) should first spin for a page of data rather than
-     *         for any: its spins kept running into the lock held by a writer of small chunks
+     * @return whether this side's waiters (a pipe's readers) should wait for a batch rather than spin for any
+     *         data: its spins kept running into the lock held by a writer of small chunks
      */
     public boolean batching() {
         return batching;
     }
 
-    /** Records a spin for a page that ran out: data comes slowly, so waits go back to taking what there is. */
+    /** Records a wait for a batch that found less than a page: data comes slowly, so waits go back to spinning. */
     public void batchRanOut() {
         batching = false;
         tradedInARow = 0;

@@ -138,7 +138,7 @@ public final class WaitQueue {
             long budget = spinBudget.next(spinNanos, Thread.currentThread().isVirtual());
             if (budget > 0) {
                 long start = System.nanoTime();
-                if (spin(ready, budget, deadlineNanos, start, 0)) {
+                if (spin(ready, budget, deadlineNanos, start)) {
                     spinBudget.succeeded();
                     return Outcome.SPUN;
                 }
@@ -170,26 +170,11 @@ public final class WaitQueue {
     }
 
     /**
-     * Spins on {@code ready} for at most {@code spinNanos}, without queueing; gives up early on interrupt or
-     * deadline. For a caller that waits for more than {@link #await}'s condition (a reader waiting for a page
-     * rather than any data) before it waits the usual way.
-     *
-     * @param ready         the condition spun on
-     * @param spinNanos     the longest spin
-     * @param deadlineNanos when to give up, or 0
-     * @param everyMask     {@code ready} is evaluated every {@code everyMask + 1} pauses (a power of two less
-     *                      one, at most 63): a condition that reads a line another CPU keeps writing is
-     *                      better looked at now and then, so the writer keeps the line
-     * @return whether {@code ready} came true
-     */
-    public static boolean spinUntil(BooleanSupplier ready, long spinNanos, long deadlineNanos, int everyMask) {
-        return spin(ready, spinNanos, deadlineNanos, System.nanoTime(), everyMask);
-    }
-
-    /**
-     * {@link #spinUntil} for a virtual thread: yields between looks, so its carrier goes to any other virtual
-     * thread that is waiting for one (with none waiting, the yield returns at once and this is a spin), and
-     * reads the clock after every yield, which costs more than the clock.
+     * Waits for {@code ready} without queueing, for a virtual thread that waits for more than {@link #await}'s
+     * condition (a reader waiting for a page rather than any data) before it waits the usual way: yields
+     * between looks, so that its carrier goes to any other virtual thread waiting for one (with none waiting
+     * the yield returns at once, and this is a spin), and reads the clock after every yield, which costs more
+     * than the clock; gives up early on interrupt or deadline.
      *
      * @param ready         the condition waited for
      * @param nanos         the longest wait
@@ -213,9 +198,9 @@ public final class WaitQueue {
      * Spins on {@code ready} for at most {@code spinNanos}; gives up early on interrupt or deadline.
      * The clock is read every 64 rounds, so the bound is honoured to within a few hundred nanoseconds.
      */
-    private static boolean spin(BooleanSupplier ready, long spinNanos, long deadlineNanos, long start, int everyMask) {
+    private static boolean spin(BooleanSupplier ready, long spinNanos, long deadlineNanos, long start) {
         for (int i = 1; ; i++) {
-            if ((i & everyMask) == 0 && ready.getAsBoolean()) {
+            if (ready.getAsBoolean()) {
                 return true;
             }
             if ((i & 63) == 0) {
