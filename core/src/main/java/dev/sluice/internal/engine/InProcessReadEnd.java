@@ -13,7 +13,7 @@ public final class InProcessReadEnd extends InProcessEnd implements ReadEnd {
     private final InProcessPipe pipe;
     /** The waiting reader's condition, made once per handle so that a wait allocates nothing. */
     final BooleanSupplier readableCheck = () -> core().readable(this);
-    final BooleanSupplier pageCheck = () -> core().pageQueued(this);
+    final BooleanSupplier batchCheck = () -> core().batchQueued(this);
 
     InProcessReadEnd(PipeCore core, InProcessPipe pipe, boolean nonBlocking) {
         super(core, new Description(nonBlocking, false), 0);
