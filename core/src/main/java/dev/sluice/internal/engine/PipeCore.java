@@ -605,8 +605,9 @@ public final class PipeCore extends PipePadAfter {
      * thread parks at once, without its spin, and the writer's next write wakes it as usual; in the time the
      * wake-up takes, tens of microseconds on an idle machine, the writer stores tens of kilobytes. (Spinning
      * for a page instead kept the two trading the lock on most reads.) A virtual thread, whose wake-up is
-     * cheap, yields until a batch of pages is queued ({@link #yieldForBatch}). Either way a wait that ends with less
-     * than a page queued ends the batching ({@link #countWait}): the writer is slow, so latency matters more.
+     * cheap, yields until a batch of pages is queued ({@link #yieldForBatch}). Either way a wait that ends
+     * with less than a page queued ends the batching ({@link #countWait}): the writer is slow, so latency
+     * matters more.
      */
     WaitQueue.Outcome awaitData(InProcessReadEnd end, long deadline) {
         if (rdWait.spinBudget().batching()) {

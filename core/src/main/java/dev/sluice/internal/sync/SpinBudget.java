@@ -30,14 +30,14 @@ import dev.sluice.policy.SpinPolicy;
  *   <li>a reader whose spins run into the lock held by a writer of small chunks
  *       {@value #TRADES_BEFORE_BATCHING} times in a row is {@link #batching()}: so that the writer runs on
  *       alone and the reader takes a batch, its next waits park at once (a platform thread, woken by the next
- *       write after the tens of microseconds a wake-up takes) or yield until a batch of pages is queued (a virtual
- *       one); a wait that ends with less than a page ends that ({@link #batchRanOut()});</li>
+ *       write after the tens of microseconds a wake-up takes) or yield until a batch of pages is queued (a
+ *       virtual one); a wait that ends with less than a page ends that ({@link #batchRanOut()});</li>
  *   <li>virtual threads never spin: a spinning one holds a carrier that other virtual threads may need, and
  *       one that parks unmounts, which is cheap. A short spin did speed up a virtual ping-pong, but lost more
  *       on streams and hackbench (the spinner reads each page as it lands and trades the lock with the
  *       writer instead of taking a batch); yielding while spinning did no better. The pipe lock's spin
  *       ({@link PipeLock}) skips virtual threads too. A virtual reader does batch: its trades are learnt
- *       from its wake-ups ({@link #wokeIntoLock}), and it waits for a page by yielding.</li>
+ *       from its wake-ups ({@link #wokeIntoLock}), and it waits for a batch by yielding.</li>
  * </ul>
  *
  * <p>The measurements behind these rules: {@code docs/performance.md}, "The spin before parking".
@@ -154,7 +154,7 @@ public final class SpinBudget {
      * {@link #spunIntoLock} records it for a spin (without counting a failed spin). A virtual reader woken by
      * a writer of small chunks finds the lock held by that writer and a sliver of data; after
      * {@value #TRADES_BEFORE_BATCHING} such wake-ups in a row it is {@link #batching()} too, and waits for a
-     * page by yielding. A ping-pong's reader wakes to a free lock and never batches.
+     * batch by yielding. A ping-pong's reader wakes to a free lock and never batches.
      *
      * @param contended whether the lock was held when the woken reader took it, and less than a page waited
      */

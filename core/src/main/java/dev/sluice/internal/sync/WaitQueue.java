@@ -171,7 +171,7 @@ public final class WaitQueue {
 
     /**
      * Waits for {@code ready} without queueing, for a virtual thread that waits for more than {@link #await}'s
-     * condition (a reader waiting for a page rather than any data) before it waits the usual way: yields
+     * condition (a reader waiting for a batch rather than any data) before it waits the usual way: yields
      * between looks, so that its carrier goes to any other virtual thread waiting for one (with none waiting
      * the yield returns at once, and this is a spin), and reads the clock after every yield, which costs more
      * than the clock; gives up early on interrupt or deadline.
