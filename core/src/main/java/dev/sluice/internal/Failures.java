@@ -49,18 +49,26 @@ public final class Failures {
     }
 
     /**
-     * A channel's failure after {@code moved} bytes had gone through: its own exception when nothing moved (the
-     * pipe is as it was), else one that carries the count, an interrupt staying an interrupt.
+     * A failure after {@code moved} bytes had gone through (a channel's, or a later round of a loop): its own
+     * exception when nothing moved (the pipe is as it was), else one that carries the count. Sluice's own
+     * timeout, interrupt and broken pipe keep their types, their counts added to {@code moved}; another
+     * interrupt stays an interrupt; anything else becomes a {@link dev.sluice.PartialTransferException}. The
+     * original is the cause.
      */
     public static IOException partly(IOException e, long moved, String message) {
         if (moved == 0) {
             return e;
         }
-        if (e instanceof InterruptedIOException) {
-            PipeInterruptedException ie = new PipeInterruptedException(message, moved);
-            ie.initCause(e);
-            return ie;
+        IOException out = switch (e) {
+            case PipeTimeoutException t -> new PipeTimeoutException(message, moved + t.bytesTransferred());
+            case PipeInterruptedException i -> new PipeInterruptedException(message, moved + i.bytesTransferred());
+            case BrokenPipeException b -> new BrokenPipeException(message, moved + b.bytesTransferred());
+            case InterruptedIOException i -> new PipeInterruptedException(message, moved);
+            default -> new dev.sluice.PartialTransferException(message, moved, e);
+        };
+        if (out.getCause() == null) {
+            out.initCause(e);
         }
-        return new dev.sluice.PartialTransferException(message, moved, e);
+        return out;
     }
 }

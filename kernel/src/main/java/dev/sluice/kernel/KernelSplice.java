@@ -8,12 +8,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.sluice.BrokenPipeException;
 import dev.sluice.PartialTransferException;
-import dev.sluice.PipeInterruptedException;
-import dev.sluice.PipeTimeoutException;
 import dev.sluice.ReadEnd;
 import dev.sluice.WriteEnd;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.AsynchronousCloseException;
@@ -431,28 +428,12 @@ public final class KernelSplice {
 
     /**
      * What a whole-stream loop throws when a round fails after {@code total} bytes: the round's own exception
-     * if nothing moved; else an exception whose {@code bytesTransferred()} is the total (the round itself moved
-     * nothing: a failed splice moves nothing). An interrupt, a timeout and a broken pipe keep their types, so
-     * handlers of those still see them; anything else becomes a {@link PartialTransferException} whose cause
-     * is the original.
+     * if nothing moved; else one whose {@code bytesTransferred()} is the total (a failed splice moves nothing),
+     * an interrupt, a timeout and a broken pipe keeping their types ({@link Failures#partly}).
      */
     private static IOException stoppedPartWay(IOException e, long total, String loop) {
-        if (total == 0) {
-            return e;
-        }
-        String m = loop + " stopped after " + total + " bytes: "
-                + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
-        IOException out = switch (e) {
-            case PipeTimeoutException t -> new PipeTimeoutException(m, total + t.bytesTransferred());
-            case PipeInterruptedException i -> new PipeInterruptedException(m, total + i.bytesTransferred());
-            case InterruptedIOException i -> new PipeInterruptedException(m, total + i.bytesTransferred);
-            case BrokenPipeException b -> new BrokenPipeException(m, total + b.bytesTransferred());
-            default -> new PartialTransferException(m, total, e);
-        };
-        if (out.getCause() == null) {
-            out.initCause(e);
-        }
-        return out;
+        return Failures.partly(e, total, loop + " stopped after " + total + " bytes: "
+                + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()));
     }
 
     // ---- the system-call loops ----------------------------------------------------------------------
