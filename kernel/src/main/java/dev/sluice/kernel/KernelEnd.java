@@ -28,6 +28,27 @@ abstract sealed class KernelEnd extends EndBase permits KernelReadEnd, KernelWri
 
     final KernelPipe pipe;
     final FdCell cell;
+    /**
+     * The recheck of an unexported pipe's wait, made once per handle rather than once per wait. (Classes,
+     * not lambdas, for this and the attempts: a handle is made when the first pipe opens; see {@link LibC}.)
+     */
+    private final java.util.function.BooleanSupplier readyOrExported = new java.util.function.BooleanSupplier() {
+        @Override
+        public boolean getAsBoolean() {
+            return pipe.exported || readyNow();
+        }
+    };
+
+    /**
+     * One system call of a blocking call: {@code target} is the caller's array or buffer, {@code off} and
+     * {@code len} its range, {@code done} the bytes moved so far; returns the result or {@code -errno}. The
+     * hot ones are constants that capture nothing and make their memory segment inside, where the JIT can
+     * keep it off the heap (a segment or lambda made by the caller escaped into the loop: 96 B per call).
+     */
+    @FunctionalInterface
+    interface Attempt {
+        long run(KernelEnd end, Object target, long off, long len, long done);
+    }
 
     KernelEnd(KernelPipe pipe, int fd, int waitEvents, Description description, long timeoutNanos) {
         super(description, timeoutNanos);
@@ -205,35 +226,24 @@ abstract sealed class KernelEnd extends EndBase permits KernelReadEnd, KernelWri
         if (deadline.expired()) {
             throw Failures.timedOut(what, done);
         }
-        pipe.countWait(this); // once per wait, however many wake-ups it takes, as the in-process pipe counts
+        pipe.countWait(this); // once per wait (a wake-up that finds nothing to do waits, and counts, again)
         pipe.parked(this, 1); // before the recheck below: see KernelPipe#wakeParked for the pairing
-        boolean parked = true;
         try {
-            for (;;) {
-                boolean viaPoller = pipe.exported;
-                if (viaPoller) {
-                    cell.park(deadline.nanos()); // another process may change the pipe: epoll
-                } else {
-                    // Recheck after queueing: ready now, or exported meanwhile (then retry, and arm epoll).
-                    cell.park(deadline.nanos(), cell.waitEvents, () -> pipe.exported || readyNow());
-                }
-                if (cell.isClosed()) {
-                    pipe.parked(this, -1);
-                    parked = false;
-                    handOnIfReady(); // the caller's loop throws without using the wake-up this may have had
-                    break;
-                }
-                // A wake-up that finds nothing to do (a stale unpark, another thread was first) waits on.
-                if (viaPoller != pipe.exported || readyNow() || Thread.currentThread().isInterrupted()
-                        || (deadline.nanos() != 0 && System.nanoTime() - deadline.nanos() >= 0)) {
-                    break; // ready: the caller retries (and passes the baton if it leaves some behind)
-                }
+            if (pipe.exported) {
+                cell.park(deadline.nanos()); // another process may change the pipe: epoll
+            } else {
+                // Recheck after queueing: ready now, or exported meanwhile (then retry, and arm epoll).
+                cell.park(deadline.nanos(), cell.waitEvents, readyOrExported);
             }
         } finally {
-            if (parked) {
-                pipe.parked(this, -1);
-            }
+            pipe.parked(this, -1);
         }
+        if (cell.isClosed()) {
+            handOnIfReady(); // the caller's loop throws without using the wake-up this may have had
+        }
+        // No poll(2) after a wake-up: the caller's retry is the check. Ready, it moves bytes; a stale wake-up
+        // (another thread was first) gets EAGAIN and waits here again; an interrupt or a deadline is seen
+        // at the top of the next wait.
     }
 
     /**

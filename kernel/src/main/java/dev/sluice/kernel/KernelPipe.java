@@ -342,6 +342,9 @@ public final class KernelPipe implements Pipe {
     }
 
     private void wakeOne(Class<? extends KernelEnd> side) {
+        if ((side == KernelReadEnd.class ? reader : writer).cell.unparkOne()) {
+            return; // the pipe's own end first: no iterator over the open set (allocated per wake-up)
+        }
         for (KernelEnd e : open) {
             if (side.isInstance(e) && e.cell.unparkOne()) {
                 return;

@@ -11,7 +11,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.util.Objects;
-import java.util.function.LongSupplier;
 
 /**
  * A read descriptor of a kernel pipe; the contract is {@link ReadEnd}'s. {@code read(2)} and
@@ -32,9 +31,24 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
         Checks.checkArray(b, off, len);
-        MemorySegment seg = MemorySegment.ofArray(b).asSlice(off, len);
-        return (int) readLoop(len, () -> LibC.read(cell.fd, seg, len));
+        return (int) readLoop(ARRAY, b, off, len);
     }
+
+    /** read(2) into {@code byte[] target}; see {@link KernelEnd.Attempt} for why the segment is made here. */
+    private static final Attempt ARRAY = new Attempt() {
+        @Override
+        public long run(KernelEnd e, Object t, long off, long len, long done) {
+            return LibC.read(e.cell.fd, MemorySegment.ofArray((byte[]) t).asSlice(off, len), len);
+        }
+    };
+
+    /** read(2) into {@code ByteBuffer target}, heap or direct, from its position. */
+    private static final Attempt BUFFER = new Attempt() {
+        @Override
+        public long run(KernelEnd e, Object t, long off, long len, long done) {
+            return LibC.read(e.cell.fd, MemorySegment.ofBuffer((ByteBuffer) t), len);
+        }
+    };
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
@@ -42,9 +56,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("cannot read into a read-only buffer");
         }
-        MemorySegment seg = MemorySegment.ofBuffer(dst);
-        long len = seg.byteSize();
-        int n = (int) readLoop(len, () -> LibC.read(cell.fd, seg, len));
+        int n = (int) readLoop(BUFFER, dst, 0, dst.remaining());
         if (n > 0) {
             dst.position(dst.position() + n);
         }
@@ -58,7 +70,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment iov = arena.allocate((long) Math.max(1, length) * LibC.IOVEC_SIZE, 8);
                 int n = Buffers.fillIovec(iov, dsts, offset, length);
-                long r = readLoop(total, () -> LibC.readv(cell.fd, iov, n));
+                long r = readLoop((e, t, o, l, d) -> LibC.readv(cell.fd, iov, n), null, 0, total);
                 if (r > 0) {
                     Buffers.advance(dsts, offset, length, r);
                 }
@@ -67,7 +79,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment bounce = Buffers.bounce(arena, total);
-            long r = readLoop(total, () -> LibC.read(cell.fd, bounce, bounce.byteSize()));
+            long r = readLoop((e, t, o, l, d) -> LibC.read(cell.fd, bounce, l), null, 0, total);
             if (r > 0) {
                 Buffers.scatter(bounce, r, dsts, offset, length);
             }
@@ -79,7 +91,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
      * The blocking-read skeleton: one attempt, and on {@code EAGAIN} a wait and another attempt, as
      * {@code pipe_read} loops. A read only ever waits while it has read nothing.
      */
-    private long readLoop(long len, LongSupplier attempt) throws IOException {
+    private long readLoop(Attempt attempt, Object target, long off, long len) throws IOException {
         cell.acquire();
         long got = 0;
         boolean count = false; // counted as the in-process pipe counts: not a 0-byte read, nor one closed at once
@@ -94,7 +106,7 @@ final class KernelReadEnd extends KernelEnd implements ReadEnd {
                     throw new AsynchronousCloseException(); // closed by another thread during this call
                 }
                 count = true;
-                long r = attempt.getAsLong();
+                long r = attempt.run(this, target, off, len, 0);
                 if (r > 0) {
                     got = r;
                     pipe.consumed(this);

@@ -12,7 +12,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.util.Objects;
-import java.util.function.LongUnaryOperator;
 
 /**
  * A write descriptor of a kernel pipe; the contract is {@link WriteEnd}'s. Atomicity of writes of at most
@@ -39,22 +38,36 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
     @Override
     public int write(byte[] b, int off, int len) throws IOException {
         Checks.checkArray(b, off, len);
-        MemorySegment seg = MemorySegment.ofArray(b).asSlice(off, len);
-        return (int) writeLoop(len, done -> LibC.write(cell.fd, seg.asSlice(done), len - done));
+        return (int) writeLoop(ARRAY, b, off, len);
     }
+
+    /** write(2) of the rest of {@code byte[] target}; see {@link KernelEnd.Attempt} for why it makes the segment. */
+    private static final Attempt ARRAY = new Attempt() {
+        @Override
+        public long run(KernelEnd e, Object t, long off, long len, long done) {
+            long left = len - done;
+            return LibC.write(e.cell.fd, MemorySegment.ofArray((byte[]) t).asSlice(off + done, left), left);
+        }
+    };
+
+    /** write(2) of {@code ByteBuffer target} from its position, moved at once (so an exception leaves it right). */
+    private static final Attempt BUFFER = new Attempt() {
+        @Override
+        public long run(KernelEnd e, Object t, long off, long len, long done) {
+            ByteBuffer src = (ByteBuffer) t;
+            MemorySegment seg = MemorySegment.ofBuffer(src);
+            long r = LibC.write(e.cell.fd, seg, seg.byteSize());
+            if (r > 0) {
+                src.position(src.position() + (int) r);
+            }
+            return r;
+        }
+    };
 
     @Override
     public int write(ByteBuffer src) throws IOException {
         Objects.requireNonNull(src, "source buffer is null");
-        MemorySegment seg = MemorySegment.ofBuffer(src);
-        long len = seg.byteSize();
-        return (int) writeLoop(len, done -> {
-            long r = LibC.write(cell.fd, seg.asSlice(done), len - done);
-            if (r > 0) {
-                src.position(src.position() + (int) r); // moved at once, so an exception leaves it right
-            }
-            return r;
-        });
+        return (int) writeLoop(BUFFER, src, 0, src.remaining());
     }
 
     @Override
@@ -63,33 +76,33 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
         try (Arena arena = Arena.ofConfined()) {
             if (Buffers.iovecable(srcs, offset, length)) {
                 MemorySegment iov = arena.allocate((long) Math.max(1, length) * LibC.IOVEC_SIZE, 8);
-                return writeLoop(total, done -> {
+                return writeLoop((e, t, o, l, done) -> {
                     int n = Buffers.fillIovec(iov, srcs, offset, length); // rebuilt from the positions
                     long r = LibC.writev(cell.fd, iov, n);
                     if (r > 0) {
                         Buffers.advance(srcs, offset, length, r);
                     }
                     return r;
-                });
+                }, null, 0, total);
             }
             MemorySegment bounce = Buffers.bounce(arena, total);
-            return writeLoop(total, done -> {
+            return writeLoop((e, t, o, l, done) -> {
                 long n = Buffers.gather(srcs, offset, length, bounce, bounce.byteSize());
                 long r = LibC.write(cell.fd, bounce, n);
                 if (r > 0) {
                     Buffers.advance(srcs, offset, length, r);
                 }
                 return r;
-            });
+            }, null, 0, total);
         }
     }
 
     /**
      * The blocking-write skeleton: attempts until every byte is in the pipe, waiting on {@code EAGAIN};
      * nonblocking, one attempt. {@code attempt} gets the bytes stored so far and returns the call's result
-     * or {@code -errno}.
+     * or {@code -errno} ({@link KernelEnd.Attempt}).
      */
-    private long writeLoop(long total, LongUnaryOperator attempt) throws IOException {
+    private long writeLoop(Attempt attempt, Object target, long off, long total) throws IOException {
         cell.acquire();
         long done = 0;
         // Counted as the in-process pipe counts: not a 0-byte write, nor one closed or broken at once.
@@ -109,7 +122,7 @@ final class KernelWriteEnd extends KernelEnd implements WriteEnd {
                     }
                     return done;
                 }
-                long r = attempt.applyAsLong(done);
+                long r = attempt.run(this, target, off, total, done);
                 count |= r != -LibC.EPIPE || deadline != null || done != 0;
                 if (r >= 0) {
                     if (r > 0) {
