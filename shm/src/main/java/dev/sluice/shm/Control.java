@@ -410,6 +410,7 @@ final class Control {
     private void wake(long seq, long waiters, boolean all) {
         r.getAndAddInt(seq, 1); // a full fence: the change it announces is visible before the waiters are read
         if (all || r.getInt(waiters) > 0) {
+            r.setLong(Layout.wokenAt(seq), System.nanoTime()); // one clock read per wake, for the woken's budget
             Native.futexWake(r.base + seq, all ? Integer.MAX_VALUE : 1);
         }
     }
