@@ -632,8 +632,7 @@ public final class ShmPipe implements Pipe {
      * waiter, on a platform thread of its own. The reclaim takes the pipe's lock, which a live peer stopped while
      * holding it ({@code SIGSTOP}, a debugger) could keep for ever: the watch of every other pipe must not wait
      * for that, and one such pipe holds up one thread, however often it is asked (a request made while a reclaim
-     * runs has it run once more). Not a virtual thread: a virtual lock waiter pins its carrier in each short
-     * {@code FUTEX_WAIT}, and two stuck ones would take a 2-core machine's carriers from every virtual thread.
+     * runs has it run once more).
      */
     void reapSoon() {
         if (reapsAsked.getAndIncrement() == 0) {
