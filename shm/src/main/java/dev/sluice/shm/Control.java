@@ -2,6 +2,7 @@ package dev.sluice.shm;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One attachment's view of the shared control state: the process-shared lock, this attachment's entry in the
@@ -37,7 +38,8 @@ final class Control {
      */
     private static final int LOCK_SPINS = 200;
     private static final long LOCK_SLICE_NANOS = 10_000_000L;
-    private static final long VIRTUAL_LOCK_SLICE_NANOS = 1_000_000L;
+    /** Yields a virtual lock waiter makes before it parks: {@code LOCK} is held for one page's copy. */
+    private static final int LOCK_YIELDS = 16;
     /** At most one scan of the process table per this many nanoseconds per attachment. */
     static final long SCAN_INTERVAL_NANOS = 50_000_000L;
     /** Every this many scans, a full one: start times compared, so a reused pid is noticed within seconds. */
@@ -50,9 +52,16 @@ final class Control {
     private final AtomicLong lastScan = new AtomicLong(System.nanoTime());
     /** Scans made by this attachment; only the thread that won {@link #lastScan} counts one. */
     private int scans;
+    /** The watchers of {@code LOCK}, {@code READ_LOCK} and {@code WRITE_LOCK} for virtual waiters. */
+    private final Watcher lockWatcher;
+    private final Watcher readLockWatcher;
+    private final Watcher writeLockWatcher;
 
     Control(Region r) {
         this.r = r;
+        this.lockWatcher = new Watcher(r, Layout.LOCK);
+        this.readLockWatcher = new Watcher(r, Layout.READ_LOCK);
+        this.writeLockWatcher = new Watcher(r, Layout.WRITE_LOCK);
         this.selfId = Procs.self();
         this.token = REGISTRANT | (Procs.pid(selfId) << 8);
     }
@@ -83,8 +92,11 @@ final class Control {
     }
 
     private void lockSlow(long word) throws ShmPipeFormatException {
+        if (Thread.currentThread().isVirtual()) {
+            lockVirtual(word);
+            return;
+        }
         int spins = LOCK_SPINS;
-        boolean virtual = Thread.currentThread().isVirtual();
         for (;;) {
             int v = r.getInt(word);
             if (v == 0) {
@@ -103,22 +115,80 @@ final class Control {
                 continue;
             }
             v |= CONTENDED;
-            int res = Native.futexWait(r.base + word, v, virtual ? VIRTUAL_LOCK_SLICE_NANOS : LOCK_SLICE_NANOS);
-            if (res == -Native.ETIMEDOUT) {
-                if (ownerDead(v) && r.casInt(word, v, token | CONTENDED)) {
-                    // The dead owner's handles go with it; its half-done change is invisible.
-                    if (word == Layout.LOCK) {
-                        reclaimLocked();
-                    } else {
-                        reclaim();
-                    }
-                    return;
-                }
-                if (virtual) {
-                    Thread.yield(); // a virtual thread pins its carrier for one short slice at a time only
-                }
+            if (Native.futexWait(r.base + word, v, LOCK_SLICE_NANOS) == -Native.ETIMEDOUT && takeOverIfDead(word, v)) {
+                return;
             }
         }
+    }
+
+    /**
+     * A virtual thread's wait for a lock. In {@code FUTEX_WAIT} it would pin its carrier: two such waiters take
+     * both carriers of a 2-core machine, and a virtual holder cannot run to unlock. So it yields a few times,
+     * then parks, with this attachment's {@link Watcher} for the word asleep in the futex for it (the
+     * unlocker's wake-up reaches the watcher, which unparks it). Uninterruptible, as the platform thread's
+     * futex wait: an interrupt is kept for the caller to see.
+     */
+    private void lockVirtual(long word) throws ShmPipeFormatException {
+        for (int i = 0; i < LOCK_YIELDS; i++) {
+            Thread.yield();
+            if (r.getInt(word) == 0 && r.casInt(word, 0, token)) {
+                return;
+            }
+        }
+        Watcher w = word == Layout.LOCK ? lockWatcher : word == Layout.READ_LOCK ? readLockWatcher : writeLockWatcher;
+        boolean interrupted = Thread.interrupted(); // else every park would return at once
+        try {
+            for (;;) {
+                int v = r.getInt(word);
+                if (v == 0) {
+                    if (r.casInt(word, 0, token | CONTENDED)) { // parked: others may be asleep behind it
+                        return;
+                    }
+                    continue;
+                }
+                if ((v & CONTENDED) == 0 && !r.casInt(word, v, v | CONTENDED)) {
+                    continue;
+                }
+                v |= CONTENDED;
+                if (parkOn(w, word, v) && takeOverIfDead(word, v)) {
+                    return;
+                }
+                interrupted |= Thread.interrupted();
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** @return whether a whole slice passed with the lock word still at {@code v} (time to look at the owner) */
+    private boolean parkOn(Watcher w, long word, int v) {
+        Watcher.Waiter me = w.register(v);
+        try {
+            if (r.getInt(word) != v) {
+                return false; // changed before the watcher could have seen us registered
+            }
+            long start = System.nanoTime();
+            LockSupport.parkNanos(this, LOCK_SLICE_NANOS);
+            return System.nanoTime() - start >= LOCK_SLICE_NANOS && r.getInt(word) == v;
+        } finally {
+            w.deregister(me);
+        }
+    }
+
+    /** After a whole slice with the lock at {@code v}: takes it over if its owner died holding it. */
+    private boolean takeOverIfDead(long word, int v) throws ShmPipeFormatException {
+        if (!ownerDead(v) || !r.casInt(word, v, token | CONTENDED)) {
+            return false;
+        }
+        // The dead owner's handles go with it; its half-done change is invisible.
+        if (word == Layout.LOCK) {
+            reclaimLocked();
+        } else {
+            reclaim();
+        }
+        return true;
     }
 
     void unlock(long word) {
@@ -410,6 +480,7 @@ final class Control {
     private void wake(long seq, long waiters, boolean all) {
         r.getAndAddInt(seq, 1); // a full fence: the change it announces is visible before the waiters are read
         if (all || r.getInt(waiters) > 0) {
+            r.setLong(Layout.wokenAt(seq), System.nanoTime()); // one clock read per wake, for the woken's budget
             Native.futexWake(r.base + seq, all ? Integer.MAX_VALUE : 1);
         }
     }

@@ -14,8 +14,9 @@ import java.lang.foreign.ValueLayout;
  *                   48  creation time (ms since the epoch)
  *                  128  LOCK       the futex mutex: 0, or the owner's token (entry, generation) | CONTENDED
  *                  256  HEAD_TAIL  head (low 32 bits) and tail (high 32), free-running slot numbers
- *                  384  DATA_SEQ   futex word readers sleep on;  388 DATA_WAITERS (threads asleep or about to)
- *                  512  ROOM_SEQ   futex word writers sleep on;  516 ROOM_WAITERS
+ *                  384  DATA_SEQ   futex word readers sleep on;  388 DATA_WAITERS (threads asleep or about to);
+ *                                  392 DATA_WOKEN_AT: when a waker last called FUTEX_WAKE on it (nanoTime)
+ *                  512  ROOM_SEQ   futex word writers sleep on;  516 ROOM_WAITERS;  520 ROOM_WOKEN_AT
  *                  640  HANDLES    open read handles (low 32) and write handles (high 32), every process's
  *                  768  READ_LOCK  the readers' futex mutex, held for a whole read pass (as LOCK)
  *                  896  WRITE_LOCK the writers' futex mutex, held for a whole write pass (as LOCK)
@@ -63,6 +64,19 @@ final class Layout {
     static final long DATA_WAITERS = 388;
     static final long ROOM_SEQ = 512;
     static final long ROOM_WAITERS = 516;
+    /**
+     * {@link System#nanoTime()} (CLOCK_MONOTONIC, one clock for every process of the machine) of the last
+     * {@code FUTEX_WAKE} on the sequence word 8 bytes before: the woken thread learns what its wake-up cost.
+     * A hint only, never trusted beyond that: a version-3 peer that predates it leaves it 0, and a value
+     * from before the sleep began or far off is ignored.
+     */
+    static final long DATA_WOKEN_AT = 392;
+    static final long ROOM_WOKEN_AT = 520;
+
+    /** @return the {@code *_WOKEN_AT} word of a sequence word ({@link #DATA_SEQ} or {@link #ROOM_SEQ}) */
+    static long wokenAt(long seqWord) {
+        return seqWord == DATA_SEQ ? DATA_WOKEN_AT : ROOM_WOKEN_AT;
+    }
     static final long HANDLES = 640;
     static final long READ_LOCK = 768;
     static final long WRITE_LOCK = 896;

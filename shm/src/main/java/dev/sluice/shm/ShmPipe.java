@@ -11,6 +11,9 @@ import dev.sluice.WriteEnd;
 import dev.sluice.internal.Checks;
 import dev.sluice.internal.Deadline;
 import dev.sluice.internal.Failures;
+import dev.sluice.internal.sync.SpinBudget;
+import dev.sluice.internal.sync.WaitQueue;
+import dev.sluice.policy.SpinPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -106,7 +109,14 @@ public final class ShmPipe implements Pipe {
      */
     static final boolean DIRECT_FUTEX = Boolean.getBoolean("sluice.shm.directFutex");
     private static final long SLICE_NANOS = 20_000_000L;
-    private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 2_000 : 0;
+    /**
+     * The longest spin before a wait sleeps (none on one CPU): about what the fixed 2000-round spin this
+     * replaced took. How much of it a wait spins is the engine's {@link SpinBudget} (the pipe's
+     * {@link SpinPolicy}): while spins keep running out it parks at once, and virtual threads never spin.
+     */
+    private static final long SPIN_NANOS = Runtime.getRuntime().availableProcessors() > 1 ? 30_000L : 0;
+    /** A wake-up measured as longer than this is no wake-up of this sleep (see {@link Layout#DATA_WOKEN_AT}). */
+    private static final long MAX_WAKE_NANOS = 10_000_000L;
     private static final int POLLIN = 0x1;
     private static final int POLLOUT = 0x4;
     private static final int POLLERR = 0x8;
@@ -122,6 +132,9 @@ public final class ShmPipe implements Pipe {
     private final AtomicBoolean detached = new AtomicBoolean();
     private final Watcher dataWatcher;
     private final Watcher roomWatcher;
+    /** The spin of this attachment's readers' and writers' waits (each side learns its own). */
+    private final SpinBudget readBudget;
+    private final SpinBudget writeBudget;
     private final Instant created;
     /** {@code PEERS} as the {@link PeerWatch} last read it with the table (an int; never, before it first did). */
     private volatile long peersSeen = Long.MIN_VALUE;
@@ -158,7 +171,7 @@ public final class ShmPipe implements Pipe {
     private final LongAdder writerWaits = new LongAdder();
 
     private ShmPipe(Region region, Control control, Path path, long counts, boolean nbRead, boolean nbWrite,
-                    boolean packet) {
+                    boolean packet, SpinPolicy spin) {
         this.region = region;
         this.control = control;
         this.ring = new Ring(region, control);
@@ -170,6 +183,8 @@ public final class ShmPipe implements Pipe {
         this.localHandles = new AtomicInteger((r ? 1 : 0) + (w ? 1 : 0));
         this.dataWatcher = new Watcher(this, Layout.DATA_SEQ);
         this.roomWatcher = new Watcher(this, Layout.ROOM_SEQ);
+        this.readBudget = new SpinBudget(spin);
+        this.writeBudget = new SpinBudget(spin);
         this.created = Instant.ofEpochMilli(region.getLong(Layout.OFF_CREATED));
         joinSiblings(); // last: the others may settle this attachment's futures from here on
     }
@@ -301,7 +316,7 @@ public final class ShmPipe implements Pipe {
         long counts = 1 | 1L << 32;
         c.register(counts);
         ShmPipe p = new ShmPipe(region, c, path, counts, options.nonBlockingRead(), options.nonBlockingWrite(),
-                options.packetMode());
+                options.packetMode(), options.spinPolicy());
         p.maxCapacity = Math.max(options.maxCapacity(), p.capacity());
         return p;
     }
@@ -322,8 +337,9 @@ public final class ShmPipe implements Pipe {
 
     /**
      * What of {@code options} a shared pipe cannot do, one reason per item; empty if it can do all. The
-     * wake-up, lock and spin policies of the in-process engine do not change what a caller can observe, and
-     * are ignored.
+     * spin policy is honoured (this attachment's waits spin as it says; one that attaches or claims uses the
+     * system default); the wake-up and lock policies of the in-process engine do not change what a caller can
+     * observe, and are ignored.
      *
      * @param options the options to check
      * @return the reasons, empty if none
@@ -354,7 +370,8 @@ public final class ShmPipe implements Pipe {
             Control c = new Control(region);
             long counts = 1 | 1L << 32;
             c.register(counts);
-            return new ShmPipe(region, c, path, counts, false, false, false);
+            return new ShmPipe(region, c, path, counts, false, false, false,
+                        PipeOptions.defaults().spinPolicy());
         } catch (IOException | RuntimeException e) {
             region.close();
             throw e;
@@ -381,7 +398,8 @@ public final class ShmPipe implements Pipe {
             for (;;) {
                 long counts = c.claim();
                 if (counts >= 0) {
-                    return new ShmPipe(region, c, path, counts, false, false, false);
+                    return new ShmPipe(region, c, path, counts, false, false, false,
+                            PipeOptions.defaults().spinPolicy());
                 }
                 if (System.nanoTime() - start >= waitNanos) {
                     throw new IOException("ShmPipe.claim: nothing was handed over to process " + Procs.selfPid()
@@ -614,8 +632,7 @@ public final class ShmPipe implements Pipe {
      * waiter, on a platform thread of its own. The reclaim takes the pipe's lock, which a live peer stopped while
      * holding it ({@code SIGSTOP}, a debugger) could keep for ever: the watch of every other pipe must not wait
      * for that, and one such pipe holds up one thread, however often it is asked (a request made while a reclaim
-     * runs has it run once more). Not a virtual thread: a virtual lock waiter pins its carrier in each short
-     * {@code FUTEX_WAIT}, and two stuck ones would take a 2-core machine's carriers from every virtual thread.
+     * runs has it run once more).
      */
     void reapSoon() {
         if (reapsAsked.getAndIncrement() == 0) {
@@ -738,11 +755,17 @@ public final class ShmPipe implements Pipe {
         // Every wait counts, however it ends (the kernel module counts every wait after EAGAIN): whether the spin
         // or the sleep ends it is the scheduler's choice.
         (read ? readerWaits : writerWaits).increment();
-        for (int i = 0; i < SPINS; i++) {
-            if (ready(read)) {
+        SpinBudget budget = read ? readBudget : writeBudget;
+        long spin = budget.next(SPIN_NANOS, t.isVirtual());
+        long spunFrom = 0;
+        if (spin > 0) {
+            long start = System.nanoTime();
+            if (WaitQueue.spinUntil(() -> ready(read), spin, deadline.nanos(), start)) {
+                budget.succeeded();
                 return;
             }
-            Thread.onSpinWait();
+            budget.failed();
+            spunFrom = start;
         }
         long seqWord = read ? Layout.DATA_SEQ : Layout.ROOM_SEQ;
         long waitersWord = read ? Layout.DATA_WAITERS : Layout.ROOM_WAITERS;
@@ -750,7 +773,10 @@ public final class ShmPipe implements Pipe {
         region.getAndAddInt(waitersWord, 1); // before the recheck: a waker that misses this count sees our change
         boolean normal = false;
         try {
-            sleep(end, read, deadline, done, what, seqWord, t);
+            long sleptFrom = budget.adaptive() ? System.nanoTime() : 0;
+            if (sleep(end, read, deadline, done, what, seqWord, t) && budget.adaptive()) {
+                learn(budget, seqWord, sleptFrom, spunFrom);
+            }
             normal = true;
         } finally {
             region.getAndAddInt(waitersWord, -1);
@@ -766,26 +792,30 @@ public final class ShmPipe implements Pipe {
         }
     }
 
-    private void sleep(ShmEnd end, boolean read, Deadline deadline, long done, String what, long seqWord, Thread t)
-            throws IOException {
+    /** @return whether the thread slept (parked, or in the futex) before it found the pipe ready or the end closed */
+    private boolean sleep(ShmEnd end, boolean read, Deadline deadline, long done, String what, long seqWord,
+                          Thread t) throws IOException {
+        boolean slept = false;
         for (;;) {
             int seq = region.getInt(seqWord);
             if (ready(read) || !end.isOpen()) {
-                return;
+                return slept;
             }
-            boolean slicePassed;
+            boolean slicePassed = false;
             if (DIRECT_FUTEX && !t.isVirtual()) {
                 checkPeers(); // after reading seq: see checkPeers
                 long slice = SLICE_NANOS;
                 if (deadline.nanos() != 0) {
                     slice = Math.min(slice, Math.max(1, deadline.nanos() - System.nanoTime()));
                 }
-                slicePassed = Native.futexWait(region.base + seqWord, seq, slice) == -Native.ETIMEDOUT;
+                int res = Native.futexWait(region.base + seqWord, seq, slice);
+                slicePassed = res == -Native.ETIMEDOUT;
+                slept |= res == 0;
             } else {
-                slicePassed = park(read, seq, deadline, seqWord);
+                slept |= park(read, seq, deadline, seqWord);
             }
             if (ready(read) || !end.isOpen()) {
-                return;
+                return slept;
             }
             if (t.isInterrupted()) {
                 throw Failures.interrupted(what, done);
@@ -799,7 +829,29 @@ public final class ShmPipe implements Pipe {
         }
     }
 
-    /** A sleep parked, with this JVM's watcher in the futex for it. */
+    /**
+     * Feeds the side's spin budget what a sleep that ended ready tells: what the wake-up cost, from the waker's
+     * stamp ({@link Layout#DATA_WOKEN_AT}) to now, and, after a spin that ran out, how long the wait really
+     * was (a narrow miss takes the failure back). A stamp from before this sleep, or an implausible one (a
+     * peer that does not stamp, another wake-up's), teaches nothing.
+     */
+    private void learn(SpinBudget budget, long seqWord, long sleptFrom, long spunFrom) {
+        long at = region.getLong(Layout.wokenAt(seqWord));
+        long cost = System.nanoTime() - at;
+        if (at - sleptFrom < 0 || cost < 0 || cost > MAX_WAKE_NANOS) {
+            return;
+        }
+        budget.woke(cost);
+        if (spunFrom != 0) {
+            budget.missed(at - spunFrom, SPIN_NANOS);
+        }
+    }
+
+    /**
+     * A sleep parked, with this JVM's watcher in the futex for it.
+     *
+     * @return whether the thread parked (it did not find the word moved first)
+     */
     private boolean park(boolean read, int seq, Deadline deadline, long seqWord) {
         Watcher w = read ? dataWatcher : roomWatcher;
         Watcher.Waiter me = w.register(seq);
@@ -809,10 +861,11 @@ public final class ShmPipe implements Pipe {
             }
             long max = Watcher.SAFETY_NANOS; // only against a lost unpark: the watcher wakes us on every change
             long nanos = deadline.nanos() == 0 ? max : Math.min(max, deadline.nanos() - System.nanoTime());
-            if (nanos > 0) {
-                LockSupport.parkNanos(this, nanos);
+            if (nanos <= 0) {
+                return false;
             }
-            return false;
+            LockSupport.parkNanos(this, nanos);
+            return true;
         } finally {
             w.deregister(me);
         }

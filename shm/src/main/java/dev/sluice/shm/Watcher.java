@@ -23,6 +23,13 @@ import java.util.concurrent.locks.LockSupport;
  * all (only a safety bound of {@link #SAFETY_NANOS}). Where it does not (no pidfds), the watcher runs the
  * dead-peer scan when a whole 100 ms slice passes with nothing happening, as before the peer watch. The
  * watcher ends after a few idle slices with nobody registered (the next registration starts another).
+ *
+ * <p><b>For a lock word</b> ({@code LOCK}, {@code READ_LOCK}, {@code WRITE_LOCK}; made by {@link Control}) it does
+ * the same for virtual threads waiting for the lock, so that they park rather than pin a carrier in
+ * {@code FUTEX_WAIT}. An unlock wakes one futex sleeper, which may be this watcher: woken, it unparks all its
+ * waiters (each retries and, failing, marks the lock contended again, so the next unlock wakes again), and one
+ * woken with no waiter left passes the wake-up on, so that it still reaches a sleeper that needs it. It never
+ * sleeps in the futex without a waiter (an idle one would swallow wake-ups), and ends as soon as it has none.
  */
 final class Watcher implements Runnable {
     private static final long SLICE_NANOS = 100_000_000L;
@@ -34,7 +41,10 @@ final class Watcher implements Runnable {
     static final long SAFETY_NANOS = 5_000_000_000L;
     private static final int LINGER_SLICES = 3;
 
+    /** The pipe whose sequence word this watches; null for a lock word. */
     private final ShmPipe pipe;
+    private final Region r;
+    private final boolean lock;
     private final long word;
     private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean running = new AtomicBoolean();
@@ -45,7 +55,17 @@ final class Watcher implements Runnable {
 
     Watcher(ShmPipe pipe, long word) {
         this.pipe = pipe;
+        this.r = pipe.region;
+        this.lock = false;
         this.word = word;
+    }
+
+    /** A watcher of one of the lock words, for its virtual waiters. */
+    Watcher(Region r, long lockWord) {
+        this.pipe = null;
+        this.r = r;
+        this.lock = true;
+        this.word = lockWord;
     }
 
     /** Registers the calling thread, which parks next (and deregisters when it wakes). */
@@ -53,7 +73,7 @@ final class Watcher implements Runnable {
         Waiter w = new Waiter(Thread.currentThread(), seq);
         waiters.add(w);
         if (!running.get() && running.compareAndSet(false, true)) {
-            Thread.ofPlatform().daemon(true).name("sluice-shm-watcher").start(this);
+            Thread.ofPlatform().daemon(true).name(lock ? "sluice-shm-lock-watcher" : "sluice-shm-watcher").start(this);
         }
         return w;
     }
@@ -64,7 +84,6 @@ final class Watcher implements Runnable {
 
     @Override
     public void run() {
-        Region r = pipe.region;
         if (!r.acquire()) {
             running.set(false);
             unparkAll();
@@ -72,22 +91,26 @@ final class Watcher implements Runnable {
         }
         try {
             int idle = 0;
+            boolean woken = false;
             for (;;) {
                 int cur = r.getInt(word);
                 boolean any = false;
                 for (Waiter w : waiters) {
                     any = true;
-                    if (w.seq != cur) {
+                    if (w.seq != cur || (lock && woken)) {
                         LockSupport.unpark(w.thread);
                     }
                 }
-                if (r.isClosed() || pipe.detached()) {
+                if (r.isClosed() || (pipe != null && pipe.detached())) {
                     unparkAll();
                     running.set(false);
                     return;
                 }
+                if (lock && woken && !any) {
+                    Native.futexWake(r.base + word, 1); // an unlock's wake-up meant for a sleeper: pass it on
+                }
                 idle = any ? 0 : idle + 1;
-                if (idle > LINGER_SLICES) {
+                if (idle > (lock ? 0 : LINGER_SLICES)) {
                     running.set(false);
                     // Someone registered after the scan above: keep going if nobody else has started a watcher.
                     if (waiters.isEmpty() || !running.compareAndSet(false, true)) {
@@ -96,11 +119,13 @@ final class Watcher implements Runnable {
                     idle = 0;
                 }
                 long nanos = SLICE_NANOS;
-                if (any) {
+                if (any && pipe != null) {
                     pipe.checkPeers(); // after loading cur: see checkPeers
                     nanos = pipe.peersWatched() ? SAFETY_NANOS : SLICE_NANOS;
                 }
-                if (Native.futexWait(r.base + word, cur, nanos) == -Native.ETIMEDOUT && any) {
+                int res = Native.futexWait(r.base + word, cur, nanos);
+                woken = res == 0;
+                if (res == -Native.ETIMEDOUT && any && pipe != null) {
                     pipe.scanPeers();
                 }
             }

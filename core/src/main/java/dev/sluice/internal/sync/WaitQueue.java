@@ -138,7 +138,7 @@ public final class WaitQueue {
             long budget = spinBudget.next(spinNanos, Thread.currentThread().isVirtual());
             if (budget > 0) {
                 long start = System.nanoTime();
-                if (spin(ready, budget, deadlineNanos, start)) {
+                if (spinUntil(ready, budget, deadlineNanos, start)) {
                     spinBudget.succeeded();
                     return Outcome.SPUN;
                 }
@@ -197,8 +197,15 @@ public final class WaitQueue {
     /**
      * Spins on {@code ready} for at most {@code spinNanos}; gives up early on interrupt or deadline.
      * The clock is read every 64 rounds, so the bound is honoured to within a few hundred nanoseconds.
+     * Also the spin of the shm pipe's waits, whose condition is a word another process changes.
+     *
+     * @param ready         the condition spun on
+     * @param spinNanos     the longest spin
+     * @param deadlineNanos when to give up, or 0
+     * @param start         {@link System#nanoTime()} at the start of the spin
+     * @return whether {@code ready} came true
      */
-    private static boolean spin(BooleanSupplier ready, long spinNanos, long deadlineNanos, long start) {
+    public static boolean spinUntil(BooleanSupplier ready, long spinNanos, long deadlineNanos, long start) {
         for (int i = 1; ; i++) {
             if (ready.getAsBoolean()) {
                 return true;
