@@ -36,7 +36,7 @@ import dev.sluice.policy.SpinPolicy;
  *       one that parks unmounts, which is cheap. A short spin did speed up a virtual ping-pong, but lost more
  *       on streams and hackbench (the spinner reads each page as it lands and trades the lock with the
  *       writer instead of taking a batch); yielding while spinning did no better. The pipe lock's spin
- *       ({@link PipeLock}) skips virtual threads too. A virtual reader does batch: its trades are learnt
+ *       ({@link SpinningMutex}) skips virtual threads too. A virtual reader does batch: its trades are learnt
  *       from its wake-ups ({@link #wokeIntoLock}), and it waits for a batch by yielding.</li>
  * </ul>
  *
