@@ -148,9 +148,10 @@ public final class WaitQueue {
         }
         Waiter w = enqueue(tag);
         Outcome outcome = Outcome.INTERRUPTED;
+        boolean picked;
         try {
             outcome = parkUntil(w, ready, deadlineNanos);
-            if (measureWakeCost && w.woken) {
+            if (measureWakeCost && outcome == Outcome.WOKEN) {
                 // Written before the waker's volatile store to woken, which this thread has read.
                 long wokenAt = w.wokenAt;
                 spinBudget.woke(System.nanoTime() - wokenAt);
@@ -159,14 +160,18 @@ public final class WaitQueue {
                     spinBudget.missed(wokenAt - spunFrom, spinNanos);
                 }
             }
-            return outcome;
         } finally {
+            picked = leave(w);
             // Picked by a waker but leaving without acting on it (interrupt, timeout, or an exception):
             // the wake-up was meant for a thread that would make progress, so hand it on.
-            if (leave(w) && outcome != Outcome.READY && outcome != Outcome.WOKEN) {
+            if (picked && outcome != Outcome.READY && outcome != Outcome.WOKEN) {
                 wakeOne();
             }
         }
+        // Picked after its condition came true but before it left the queue: the waker counted on this thread
+        // (to pass the baton on, and under COALESCING instead of waking another), so it must say so. Returning
+        // READY here swallowed the baton, and writers slept beside an empty pipe.
+        return picked && outcome == Outcome.READY ? Outcome.WOKEN : outcome;
     }
 
     /**

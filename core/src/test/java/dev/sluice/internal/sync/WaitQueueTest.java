@@ -183,6 +183,26 @@ class WaitQueueTest {
         assertThat(q.hasWaiters()).isFalse();
     }
 
+    /**
+     * A waker can pick a thread in the instant between its condition coming true and its leaving the queue. The
+     * waker counted on that thread (under COALESCING it skips the next wake-up for it, and the thread must pass
+     * the baton if it leaves something behind), so the thread must report WOKEN, not READY. Reporting READY
+     * lost the baton: the lab's hackbench on virtual threads hung with writers asleep beside an empty pipe.
+     */
+    @Test
+    void aThreadPickedAfterItsConditionCameTrueReportsTheWakeUp() {
+        WaitQueue q = new WaitQueue();
+        AtomicInteger picked = new AtomicInteger();
+        WaitQueue.Outcome outcome = q.await(() -> {
+            picked.addAndGet(q.wakeOne()); // the waker runs between the test and the thread's leaving
+            return true;
+        }, 0);
+        assertThat(picked.get()).as("the waker picked the queued thread").isEqualTo(1);
+        assertThat(outcome).isEqualTo(WaitQueue.Outcome.WOKEN);
+        assertThat(q.wakeInFlight()).as("its wait returned").isFalse();
+        assertThat(q.hasWaiters()).isFalse();
+    }
+
     /** wakeAll counts every thread it woke as in flight, and each one's return lowers the count. */
     @ParameterizedTest(name = "virtual={0}")
     @ValueSource(booleans = {false, true})
