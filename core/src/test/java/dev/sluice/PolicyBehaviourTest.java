@@ -257,6 +257,45 @@ class PolicyBehaviourTest {
         assertThat(readers.batching()).isFalse();
     }
 
+    /** A reader that parks at once, marked as napping for a batch (its writers' half, without its clock). */
+    private static Pipe nappingPipe() {
+        return Pipe.open(PipeOptions.builder().spinBeforePark(Duration.ZERO).build());
+    }
+
+    /**
+     * A napping platform reader is not woken by the write that finds the pipe empty: that wake-up is held back
+     * until a batch (8 of the 16 slots) is queued, and the reader then wakes to all of it. Before, the first
+     * write woke it, to one page.
+     */
+    @Test
+    void aNappingReaderIsWokenByTheWriteThatCompletesABatch() throws Exception {
+        Pipe p = nappingPipe();
+        Running<Integer> r = start(ThreadKind.PLATFORM, () -> p.reader().read(new byte[SLOTS * PAGE]));
+        ConformanceSupport.awaitBlockedReading(r.thread(), p, 1);
+        dev.sluice.internal.engine.EngineProbe.napping(p, true);
+        for (int i = 0; i < 7; i++) {
+            p.writer().write(filled(PAGE, i));
+        }
+        assertThat(p.counters().readerWakeups()).as("held back for the batch").isZero();
+        p.writer().write(filled(PAGE, 7));
+        assertThat(r.join()).isEqualTo(8 * PAGE);
+        assertThat(p.counters().readerWakeups()).isEqualTo(1);
+    }
+
+    /** With a second reader waiting the wake-up is not held back: that one could sleep through it. */
+    @Test
+    void aWakeUpIsNotHeldBackWhileAnotherReaderWaits() throws Exception {
+        Pipe p = nappingPipe();
+        Running<Integer> a = start(ThreadKind.PLATFORM, () -> p.reader().read(new byte[PAGE]));
+        ConformanceSupport.awaitBlockedReading(a.thread(), p, 1);
+        Running<Integer> b = start(ThreadKind.PLATFORM, () -> p.reader().read(new byte[PAGE]));
+        ConformanceSupport.awaitBlockedReading(b.thread(), p, 2);
+        dev.sluice.internal.engine.EngineProbe.napping(p, true);
+        p.writer().write(filled(PAGE, 1));
+        p.writer().write(filled(PAGE, 2));
+        assertThat(a.join() + b.join()).isEqualTo(2 * PAGE);
+    }
+
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void aBatchingReaderStillGetsEveryByteOfSmallWrites(ThreadKind kind) throws Exception {

@@ -82,6 +82,14 @@ public final class PipeCore extends PipePadAfter {
     private long contended;
     private boolean lastContended;
 
+    /**
+     * Set by a batching platform reader for the length of its nap ({@link #napForBatch}): while it is set,
+     * writes hold back the reader's wake-up until a batch is queued ({@link #readersToWake}).
+     */
+    volatile boolean napping; // package-private for EngineProbe
+    /** Under the lock: a write owed the napping reader a wake-up and held it back for the batch. */
+    private boolean wakeDeferred;
+
     // Times in epoch milliseconds, under the lock.
     private final long created;
     private long atime;
@@ -224,8 +232,13 @@ public final class PipeCore extends PipePadAfter {
      * reader's wait lasts.
      */
     boolean batchQueued(InProcessReadEnd end) {
-        int batch = Math.max(2, Math.min(8, ring.maxUsage() / 2));
-        return PageRing.occupancyOf(ring.index()) >= batch || writers() == 0 || end.isClosed() || readHeld();
+        return PageRing.occupancyOf(ring.index()) >= batchSlots() || writers() == 0 || end.isClosed() || readHeld();
+    }
+
+    /** What a batching reader waits for: half the ring, at least 2 slots (a 1-slot ring: 1) and at most 8. */
+    private int batchSlots() {
+        int max = ring.maxUsage();
+        return Math.min(max, Math.max(2, Math.min(8, max / 2)));
     }
 
     // ---- the fast paths --------------------------------------------------------------------------------
@@ -255,8 +268,22 @@ public final class PipeCore extends PipePadAfter {
             return WriteCall.start(this, end, src, base, count, total, done >= 0, Math.max(done, 0), wasEmpty);
         }
         countWrite(done);
+        if (napping) {
+            return wroteForNapper(wasEmpty, done);
+        }
         unlock();
         if (readerWakePolicy.wakeReader(wasEmpty, pollUsed())) {
+            wakeReaders();
+        }
+        fireReadiness();
+        return done;
+    }
+
+    /** The end of a fast-path write while a reader naps for a batch: out of line, to keep the hot path short. */
+    private long wroteForNapper(boolean wasEmpty, long done) {
+        boolean wake = readersToWake(wasEmpty);
+        unlock();
+        if (wake) {
             wakeReaders();
         }
         fireReadiness();
@@ -458,9 +485,25 @@ public final class PipeCore extends PipePadAfter {
         return false;
     }
 
-    /** Whether a write that found the ring empty (or, polled, any write) should wake a reader. */
+    /**
+     * With the lock held: whether a write that found the ring empty (or, polled, any write) should wake a
+     * reader. A reader napping for a batch ({@link #napForBatch}) is owed that wake-up all the same, but it is
+     * held back until a batch is queued ({@link #batchSlots}), so that the writer runs on alone meanwhile:
+     * only while that reader is the only one waiting (another could sleep through the held-back wake-up), the
+     * pipe is not polled and the policy is {@link ReaderWakePolicy#ON_EMPTY}. A ring that fills holds a batch,
+     * so a writer never waits for room while a wake-up is held back; a writer that stops short of a batch
+     * leaves the reader to its nap's end.
+     */
     boolean readersToWake(boolean wasEmpty) {
-        return readerWakePolicy.wakeReader(wasEmpty, pollUsed());
+        boolean due = readerWakePolicy.wakeReader(wasEmpty, pollUsed());
+        return napping ? napperToWake(due) : due;
+    }
+
+    private boolean napperToWake(boolean due) {
+        boolean owed = due || wakeDeferred;
+        wakeDeferred = owed && readerWakePolicy == ReaderWakePolicy.ON_EMPTY && !pollUsed()
+                && rdWait.waiters() <= 1 && ring.occupancy() < batchSlots();
+        return owed && !wakeDeferred;
     }
 
     // ---- state for the calls (lock held unless said) --------------------------------------------------
@@ -602,17 +645,14 @@ public final class PipeCore extends PipePadAfter {
     /**
      * Without the lock: waits for data as a reader. A reader that keeps trading the lock with a writer of
      * small chunks ({@code SpinBudget#batching()}) lets the writer run on alone and takes a batch: a platform
-     * thread parks at once, without its spin, and the writer's next write wakes it as usual; in the time the
-     * wake-up takes, tens of microseconds on an idle machine, the writer stores tens of kilobytes. (Spinning
-     * for a page instead kept the two trading the lock on most reads.) A virtual thread, whose wake-up is
-     * cheap, yields until a batch of pages is queued ({@link #yieldForBatch}). Either way a wait that ends
-     * with less than a page queued ends the batching ({@link #countWait}): the writer is slow, so latency
-     * matters more.
+     * thread naps ({@link #napForBatch}), a virtual one, whose wake-up is cheap, yields until a batch of pages
+     * is queued ({@link #yieldForBatch}). Either way a wait that ends with less than a page queued ends the
+     * batching ({@link #countWait}): the writer is slow, so latency matters more.
      */
     WaitQueue.Outcome awaitData(InProcessReadEnd end, long deadline) {
         if (rdWait.spinBudget().batching()) {
             if (!Thread.currentThread().isVirtual()) {
-                return rdWait.await(end.readableCheck, deadline, 0, 0);
+                return napForBatch(end, deadline);
             }
             if (yieldForBatch(end, deadline)) {
                 return WaitQueue.Outcome.SPUN;
@@ -620,6 +660,31 @@ public final class PipeCore extends PipePadAfter {
         }
         return rdWait.await(end.readableCheck, deadline, 0, spinNanos);
     }
+
+    /**
+     * For a platform reader that keeps trading the lock with a writer of small chunks: parks at once, without
+     * its spin, for at most {@value #NAP_SPINS} times the pipe's spin, and while it is parked writes hold back
+     * its wake-up until a batch is queued ({@link #readersToWake}). Woken by the first write instead, as the
+     * reader was before, it found one to four kilobytes on a machine whose wake-ups are quick, and the two went
+     * on trading the lock; the nap's end bounds the latency this adds when the writer stops short of a batch,
+     * and then the batching ends ({@link #countWait}). The caller's own deadline comes first: a nap that ends
+     * before it is not a timeout, as the caller checks its deadline itself before it waits again.
+     */
+    private WaitQueue.Outcome napForBatch(InProcessReadEnd end, long deadline) {
+        long until = System.nanoTime() + NAP_SPINS * Math.max(spinNanos, 1);
+        if (deadline != 0 && deadline - until < 0) {
+            until = deadline;
+        }
+        napping = true;
+        try {
+            return rdWait.await(end.readableCheck, until != 0 ? until : 1, 0, 0);
+        } finally {
+            napping = false;
+        }
+    }
+
+    /** A batching platform reader's nap, in spins before parking ({@link #napForBatch}). */
+    static final int NAP_SPINS = 5;
 
     /** Without the lock: waits for room as a writer that needs {@code need} slots ({@link WakePolicy#ADAPTIVE}). */
     WaitQueue.Outcome awaitRoom(InProcessWriteEnd end, long deadline, int need) {
@@ -664,6 +729,9 @@ public final class PipeCore extends PipePadAfter {
             // page or more waiting, the spin did its job. A writer's spin always finds at least a page of room.
             q.spinBudget().spunIntoLock(lastContended && sliver);
             return;
+        }
+        if (forData) {
+            wakeDeferred = false; // the reader is up: a wake-up held back for its nap is moot
         }
         if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked(forData, end)) {
             emptyWakeups++;

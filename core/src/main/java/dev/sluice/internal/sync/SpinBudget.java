@@ -29,9 +29,10 @@ import dev.sluice.policy.SpinPolicy;
  *       fell into lockstep, many times slower);</li>
  *   <li>a reader whose spins run into the lock held by a writer of small chunks
  *       {@value #TRADES_BEFORE_BATCHING} times in a row is {@link #batching()}: so that the writer runs on
- *       alone and the reader takes a batch, its next waits park at once (a platform thread, woken by the next
- *       write after the tens of microseconds a wake-up takes) or yield until a batch of pages is queued (a
- *       virtual one); a wait that ends with less than a page ends that ({@link #batchRanOut()});</li>
+ *       alone and the reader takes a batch, its next waits park at once, with writers holding back the wake-up
+ *       until a batch of pages is queued, for a few spins' time at most (a platform thread), or yield until
+ *       such a batch is queued (a virtual one); a wait that ends with less than a page ends that
+ *       ({@link #batchRanOut()});</li>
  *   <li>virtual threads never spin: a spinning one holds a carrier that other virtual threads may need, and
  *       one that parks unmounts, which is cheap. A short spin did speed up a virtual ping-pong, but lost more
  *       on streams and hackbench (the spinner reads each page as it lands and trades the lock with the

@@ -101,6 +101,11 @@ public final class WaitQueue {
         return spinBudget;
     }
 
+    /** @return how many threads are queued (a racy hint, exact under the waker's protocol above) */
+    public int waiters() {
+        return queued;
+    }
+
     /** @return whether any thread is queued (a racy hint, exact under the waker's protocol above) */
     public boolean hasWaiters() {
         return queued != 0;

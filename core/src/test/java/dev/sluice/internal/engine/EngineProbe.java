@@ -26,6 +26,14 @@ public final class EngineProbe {
         return ((InProcessEnd) end).core().pendingReadiness();
     }
 
+    /**
+     * Marks the pipe's readers as napping for a batch, as a batching platform reader's wait does for its
+     * length; set on an ordinary waiter, it shows the writers' half of the nap without the nap's clock.
+     */
+    public static void napping(Pipe p, boolean napping) {
+        core(p).napping = napping;
+    }
+
     /** Takes the pipe's lock, as a call would (for tests of contention). */
     public static void lock(Pipe p) {
         core(p).lock();
