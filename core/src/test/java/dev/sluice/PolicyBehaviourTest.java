@@ -291,8 +291,7 @@ class PolicyBehaviourTest {
         Running<Integer> b = start(ThreadKind.PLATFORM, () -> p.reader().read(new byte[PAGE]));
         ConformanceSupport.awaitBlockedReading(b.thread(), p, 2);
         dev.sluice.internal.engine.EngineProbe.napping(p, true);
-        p.writer().write(filled(PAGE, 1));
-        p.writer().write(filled(PAGE, 2));
+        p.writer().write(filled(2 * PAGE, 1)); // one wake-up: the reader it wakes passes the baton to the other
         assertThat(a.join() + b.join()).isEqualTo(2 * PAGE);
     }
 

@@ -106,7 +106,7 @@ final class Blocking {
         } finally {
             c.lockAll();
         }
-        pipe.countWait(forData, outcome, end);
+        outcome = pipe.countWait(forData, outcome, end);
         c.woken(forData, outcome == WaitQueue.Outcome.WOKEN);
         boolean closed = (c.in != null && c.in.isClosed()) || (c.out != null && c.out.isClosed());
         Flight.waitEnded(recorded, pipe.id(), forData, c.op(), closed ? "closed" : OUTCOMES[outcome.ordinal()],

@@ -14,6 +14,7 @@ public final class InProcessReadEnd extends InProcessEnd implements ReadEnd {
     /** The waiting reader's condition, made once per handle so that a wait allocates nothing. */
     final BooleanSupplier readableCheck = () -> core().readable(this);
     final BooleanSupplier batchCheck = () -> core().batchQueued(this);
+    final BooleanSupplier batchReadyCheck = () -> core().batchReady(this);
 
     InProcessReadEnd(PipeCore core, InProcessPipe pipe, boolean nonBlocking) {
         super(core, new Description(nonBlocking, false), 0);

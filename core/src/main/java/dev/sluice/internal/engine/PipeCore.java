@@ -11,6 +11,7 @@ import dev.sluice.internal.ring.Page;
 import dev.sluice.internal.ring.PagePool;
 import dev.sluice.internal.ring.PageRing;
 import dev.sluice.internal.ring.PipeBuffer;
+import dev.sluice.internal.sync.SpinBudget;
 import dev.sluice.internal.sync.WaitQueue;
 import dev.sluice.policy.ReaderWakePolicy;
 import dev.sluice.policy.WaitDiscipline;
@@ -233,6 +234,12 @@ public final class PipeCore extends PipePadAfter {
      */
     boolean batchQueued(InProcessReadEnd end) {
         return PageRing.occupancyOf(ring.index()) >= batchSlots() || writers() == 0 || end.isClosed() || readHeld();
+    }
+
+    /** For a napping reader ({@link #napForBatch}), without the lock: a batch, end-of-stream, or own close. */
+    boolean batchReady(InProcessReadEnd end) {
+        return end.isClosed()
+                || !readHeld() && (PageRing.occupancyOf(ring.index()) >= batchSlots() || writers() == 0);
     }
 
     /** What a batching reader waits for: half the ring, at least 2 slots (a 1-slot ring: 1) and at most 8. */
@@ -663,12 +670,14 @@ public final class PipeCore extends PipePadAfter {
 
     /**
      * For a platform reader that keeps trading the lock with a writer of small chunks: parks at once, without
-     * its spin, for at most {@value #NAP_SPINS} times the pipe's spin, and while it is parked writes hold back
-     * its wake-up until a batch is queued ({@link #readersToWake}). Woken by the first write instead, as the
-     * reader was before, it found one to four kilobytes on a machine whose wake-ups are quick, and the two went
-     * on trading the lock; the nap's end bounds the latency this adds when the writer stops short of a batch,
-     * and then the batching ends ({@link #countWait}). The caller's own deadline comes first: a nap that ends
-     * before it is not a timeout, as the caller checks its deadline itself before it waits again.
+     * its spin, until a batch is queued ({@link #batchReady}), for at most {@value #NAP_SPINS} times the pipe's
+     * spin, and while it is parked writes hold back its wake-up until that batch is there
+     * ({@link #readersToWake}). Woken by the first write instead, as the reader was before, it found one to
+     * four kilobytes on a machine whose wake-ups are quick, and the two went on trading the lock. The nap's
+     * end bounds the latency this adds when the writer stops short of a batch; then the batching ends, and
+     * starts again only after more trades ({@code SpinBudget#napRanOut}). The caller's own deadline comes
+     * first: a nap that ends before it is not a timeout, as the caller checks its deadline itself before it
+     * waits again.
      */
     private WaitQueue.Outcome napForBatch(InProcessReadEnd end, long deadline) {
         long until = System.nanoTime() + NAP_SPINS * Math.max(spinNanos, 1);
@@ -677,7 +686,7 @@ public final class PipeCore extends PipePadAfter {
         }
         napping = true;
         try {
-            return rdWait.await(end.readableCheck, until != 0 ? until : 1, 0, 0);
+            return rdWait.await(end.batchReadyCheck, until != 0 ? until : 1, 0, 0);
         } finally {
             napping = false;
         }
@@ -718,30 +727,46 @@ public final class PipeCore extends PipePadAfter {
      * @param forData whether the wait was a reader's
      * @param outcome how it ended
      * @param end     the handle that waited
+     * @return the outcome as the call takes it: {@code WOKEN} also for a reader that found a wake-up held back
+     *         for a nap ({@link #readersToWake}), which it takes as its own, so that it passes the baton on if
+     *         it leaves data behind (another reader may have slept through that wake-up)
      */
-    void countWait(boolean forData, WaitQueue.Outcome outcome, InProcessEnd end) {
+    WaitQueue.Outcome countWait(boolean forData, WaitQueue.Outcome outcome, InProcessEnd end) {
         WaitQueue q = forData ? rdWait : wrWait;
         boolean sliver = forData && ring.queuedBytes() < PAGE;
+        boolean heldBack = forData && wakeDeferred;
+        wakeDeferred &= !forData;
         if (outcome == WaitQueue.Outcome.SPUN) {
             spunWaits++;
             // A reader whose spin saw data but then had to wait for the lock, to find less than a page, is
             // trading the lock with a writer of small chunks: parking would have let the writer batch. With a
             // page or more waiting, the spin did its job. A writer's spin always finds at least a page of room.
             q.spinBudget().spunIntoLock(lastContended && sliver);
-            return;
+        } else {
+            if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked(forData, end)) {
+                emptyWakeups++;
+                Flight.wokeForNothing(id, forData);
+            }
+            if (forData) {
+                readerWaited(q.spinBudget(), outcome, sliver);
+            }
         }
-        if (forData) {
-            wakeDeferred = false; // the reader is up: a wake-up held back for its nap is moot
-        }
-        if (outcome == WaitQueue.Outcome.WOKEN && stillBlocked(forData, end)) {
-            emptyWakeups++;
-            Flight.wokeForNothing(id, forData);
-        }
-        if (forData && Thread.currentThread().isVirtual()) {
+        return heldBack ? WaitQueue.Outcome.WOKEN : outcome;
+    }
+
+    /** What a reader's wait that was not spun tells its queue's budget about batching ({@link #awaitData}). */
+    private void readerWaited(SpinBudget b, WaitQueue.Outcome outcome, boolean sliver) {
+        if (Thread.currentThread().isVirtual()) {
             // A virtual reader never spins, so its trades are learnt from its wake-ups instead.
-            q.spinBudget().wokeIntoLock(lastContended && sliver);
-        } else if (sliver && q.spinBudget().batching()) {
-            q.spinBudget().batchRanOut(); // a platform reader parked for a batch and found a sliver
+            b.wokeIntoLock(lastContended && sliver);
+        } else if (b.batching()) { // a nap ({@link #napForBatch})
+            if (outcome == WaitQueue.Outcome.TIMED_OUT) {
+                b.napRanOut();
+            } else if (sliver) {
+                b.batchRanOut(); // woken for less than a batch: a baton, a close, a resize
+            } else {
+                b.napFilled();
+            }
         }
     }
 

@@ -135,12 +135,8 @@ public final class SpinBudget {
     public void spunIntoLock(boolean contended) {
         if (contended) {
             failed();
-            if (adaptive && ++tradedInARow >= TRADES_BEFORE_BATCHING) {
-                batching = true;
-            }
-        } else {
-            tradedInARow = 0;
         }
+        traded(contended);
     }
 
     /**
@@ -160,9 +156,13 @@ public final class SpinBudget {
      * @param contended whether the lock was held when the woken reader took it, and less than a page waited
      */
     public void wokeIntoLock(boolean contended) {
-        if (!contended) {
+        traded(contended);
+    }
+
+    private void traded(boolean traded) {
+        if (!traded) {
             tradedInARow = 0;
-        } else if (adaptive && ++tradedInARow >= TRADES_BEFORE_BATCHING) {
+        } else if (adaptive && ++tradedInARow >= TRADES_BEFORE_BATCHING * batchBackoff) {
             batching = true;
         }
     }
@@ -183,6 +183,29 @@ public final class SpinBudget {
         batching = false;
         tradedInARow = 0;
     }
+
+    /**
+     * Records a platform reader's nap for a batch that ran out before the batch came: the writer stopped short
+     * of one (a request smaller than a batch, say), and the nap added its length to this read's latency. Waits
+     * go back to spinning, and it takes twice as many trades in a row as last time, up to
+     * {@value #MAX_BATCH_BACKOFF} times {@value #TRADES_BEFORE_BATCHING}, before the reader naps again, so that
+     * an exchange of messages larger than a page pays for a nap at most once in that many.
+     */
+    public void napRanOut() {
+        batchRanOut();
+        if (adaptive) {
+            batchBackoff = Math.min(batchBackoff * 2, MAX_BATCH_BACKOFF);
+        }
+    }
+
+    /** Records a nap for a batch that the batch ended: naps pay off again ({@link #napRanOut}). */
+    public void napFilled() {
+        batchBackoff = 1;
+    }
+
+    /** The most {@link #napRanOut} multiplies the trades before batching by. */
+    static final int MAX_BATCH_BACKOFF = 16;
+    private int batchBackoff = 1;
 
     /** Records a spin that ran out without its condition coming true (the waiter goes on to park). */
     public void failed() {

@@ -180,6 +180,32 @@ class SpinBudgetTest {
         assertThat(fixed.batching()).isFalse();
     }
 
+    /** @return how many trades in a row it took {@code b} to batch */
+    private static int tradesToBatch(SpinBudget b) {
+        int n = 0;
+        while (!b.batching()) {
+            b.spunIntoLock(true);
+            n++;
+        }
+        return n;
+    }
+
+    @Test
+    void aNapThatRunsOutDoublesTheTradesBeforeTheNextOneUntilANapIsFilled() {
+        SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
+        int trades = SpinBudget.TRADES_BEFORE_BATCHING;
+        assertThat(tradesToBatch(b)).isEqualTo(trades);
+        for (int backoff = 2; backoff <= 2 * SpinBudget.MAX_BATCH_BACKOFF; backoff *= 2) {
+            b.napRanOut();
+            assertThat(b.batching()).isFalse();
+            assertThat(tradesToBatch(b)).as("after a nap that ran out")
+                    .isEqualTo(trades * Math.min(backoff, SpinBudget.MAX_BATCH_BACKOFF));
+        }
+        b.napFilled();
+        b.batchRanOut(); // a sliver, not a nap that ran out: no backoff
+        assertThat(tradesToBatch(b)).as("a filled nap starts over").isEqualTo(trades);
+    }
+
     @Test
     void aSpinLastsNoLongerThanAWakeUpCosts() {
         SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
