@@ -85,15 +85,9 @@ class DeadPeerTest {
     void aLockHeldByADeadProcessIsTakenOverAndItsHandlesReclaimed() throws Exception {
         try (ShmPipe p = ShmPipe.create()) {
             p.control.invite(deadId, 1L << 32);
-            int entry = -1;
-            for (int i = 0; i < p.region.layout.procs; i++) {
-                if (p.region.getLong(Layout.entry(i) + Layout.E_ID) == deadId) {
-                    entry = i;
-                }
-            }
-            int gen = p.region.getInt(Layout.entry(entry) + Layout.E_GEN);
+            int entry = ProcTable.entryOf(p, deadId);
             // As if it was killed between taking the lock and publishing: the lock word names it.
-            p.region.setInt(Layout.LOCK, (entry + 1) | (gen << 8));
+            p.region.setInt(Layout.LOCK, ProcTable.ownerToken(p, entry));
             p.writer().close();
             long t0 = System.nanoTime();
             p.reader().setTimeout(Duration.ofSeconds(10));

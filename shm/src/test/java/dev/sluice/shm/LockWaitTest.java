@@ -131,14 +131,8 @@ class LockWaitTest {
         dead.waitFor();
         try (ShmPipe p = ShmPipe.create()) {
             p.control.invite(deadId, 1L << 32);
-            int entry = -1;
-            for (int i = 0; i < p.region.layout.procs; i++) {
-                if (p.region.getLong(Layout.entry(i) + Layout.E_ID) == deadId) {
-                    entry = i;
-                }
-            }
-            int gen = p.region.getInt(Layout.entry(entry) + Layout.E_GEN);
-            p.region.setInt(Layout.WRITE_LOCK, (entry + 1) | (gen << 8)); // as if killed mid-write
+            int entry = ProcTable.entryOf(p, deadId);
+            p.region.setInt(Layout.WRITE_LOCK, ProcTable.ownerToken(p, entry)); // as if killed mid-write
             ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
             Thread v = Thread.ofVirtual().start(() -> {
                 try {
