@@ -7,13 +7,12 @@ import dev.sluice.PipeStat;
 import dev.sluice.ReadEnd;
 import dev.sluice.WriteEnd;
 import dev.sluice.testing.Capability;
+import dev.sluice.testing.ModulePipeFactory;
 import dev.sluice.testing.PipeFactory;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import org.opentest4j.TestAbortedException;
 
 /**
  * The pipes this module runs core's conformance rules over: shared-memory pipes, named in this module's
@@ -28,62 +27,21 @@ import org.opentest4j.TestAbortedException;
  * {@code pipe()} is its own attachment.
  */
 public final class ShmTestPipes implements PipeFactory.Source {
-    private static final Set<Capability> CAPABILITIES =
-            EnumSet.of(Capability.AS_REQUESTED, Capability.BYTE_STREAM, Capability.PROMPT_WRITER_WAKEUP);
-
     /** Creates the source (found by {@link java.util.ServiceLoader}). */
     public ShmTestPipes() {
     }
 
     @Override
     public List<PipeFactory> pipes() {
-        return List.of(new Shared(false), new Shared(true));
-    }
-
-    /** Shared pipes over one mapping, or with the ends in two attachments ({@code twoMappings}). */
-    private record Shared(boolean twoMappings) implements PipeFactory {
-        @Override
-        public String name() {
-            return twoMappings ? "shared memory, two mappings" : "shared memory";
-        }
-
-        /** Both shapes alike, but for the one object both ends name, which two attachments do not have. */
-        @Override
-        public boolean has(Capability capability) {
-            return CAPABILITIES.contains(capability) || capability == Capability.SAME_PIPE_OBJECT && !twoMappings;
-        }
-
-        @Override
-        public PipeOptions.Builder options() {
-            return PipeOptions.builder();
-        }
-
-        @Override
-        public Pipe open(PipeOptions options) {
-            if (options == null) {
-                throw new NullPointerException("options is null (use PipeOptions.defaults())");
-            }
-            List<String> no = ShmPipe.unsupported(options);
-            if (!no.isEmpty()) {
-                throw new TestAbortedException("a shared-memory pipe cannot honour: " + String.join("; ", no));
-            }
-            try {
-                ShmPipe p = ShmPipe.create(options);
-                return twoMappings ? TwoMappings.of(p, options) : p;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        @Override
-        public long stressBytes() {
-            return twoMappings ? 4L << 20 : 8L << 20;
-        }
-
-        @Override
-        public String toString() {
-            return name();
-        }
+        Set<Capability> twoMappings =
+                EnumSet.of(Capability.AS_REQUESTED, Capability.BYTE_STREAM, Capability.PROMPT_WRITER_WAKEUP);
+        Set<Capability> one = EnumSet.copyOf(twoMappings);
+        one.add(Capability.SAME_PIPE_OBJECT);
+        return List.of(
+                new ModulePipeFactory("shared memory", one, 8L << 20, "a shared-memory pipe",
+                        ShmPipe::unsupported, ShmPipe::create),
+                new ModulePipeFactory("shared memory, two mappings", twoMappings, 4L << 20, "a shared-memory pipe",
+                        ShmPipe::unsupported, options -> TwoMappings.of(ShmPipe.create(options), options)));
     }
 
     /**
