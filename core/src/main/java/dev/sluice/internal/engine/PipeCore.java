@@ -313,7 +313,8 @@ public final class PipeCore extends PipePadAfter {
         int before = ring.occupancy();
         long done;
         try {
-            boolean slow = end.isClosed() || ring.isEmpty() || readHeld() || SlotClaim.claimable(ring, total) > 0;
+            boolean slow = end.isClosed() || ring.isEmpty() || readHeld()
+                    || SlotClaim.claimable(ring, total, wrWait.hasWaiters()) > 0;
             done = slow ? -1 : takeBytes(dst, base, count, 0, total);
         } catch (RuntimeException | Error e) {
             unlock(); // a caller's buffer that changed under us
@@ -525,6 +526,16 @@ public final class PipeCore extends PipePadAfter {
 
     int occupancy() {
         return ring.occupancy();
+    }
+
+    /** Whether a writer is queued for room (a racy hint: {@link WaitQueue#hasWaiters()}). */
+    boolean writersWaiting() {
+        return wrWait.hasWaiters();
+    }
+
+    /** Whether a reader is queued for data (a racy hint: {@link WaitQueue#hasWaiters()}). */
+    boolean readersWaiting() {
+        return rdWait.hasWaiters();
     }
 
     int freeSlots() {

@@ -52,7 +52,7 @@ final class ReadCall extends Call {
         // FULL_AT_START (Linux 5.5-6.13) samples "full" when the read starts and after every sleep.
         boolean fullAtStart = p.isFull();
         int before = p.occupancy();
-        int slots = SlotClaim.claimable(p.ring(), total);
+        int slots = SlotClaim.claimable(p.ring(), total, p.writersWaiting());
         if (slots > 0) {
             // Whole slots, and maybe the start of one more, leave the ring now; they are all this read takes,
             // copied after the lock is let go. The writer is woken for the room first.

@@ -59,14 +59,19 @@ final class SlotClaim {
     private long bytes;
 
     /**
-     * Whether the calling thread copies outside the lock at all: virtual threads do not. The partner a claim
-     * wakes before its copy is a virtual thread too, which the JDK's scheduler queues on the waker's own
-     * carrier, from where an idle carrier has to steal it; so it seldom runs beside the copy, and the claim's
-     * extra work is all that is left: with claims, virtual threads streamed 64 KiB writes more slowly
-     * ({@code docs/performance.md}, "Copies beside the lock").
+     * Whether the calling thread copies outside the lock: a platform thread always, a virtual one only while
+     * the other side waits for what the claim frees (a writer for the room of the slots a read claims, a
+     * reader for the bytes a write stores). The partner a virtual thread wakes is queued on the waker's own
+     * carrier, from where an idle carrier has to steal it, so it seldom runs beside the copy, and where nobody
+     * waits the claim's extra trip through the lock is all that is left (a virtual reader of 100-byte writes
+     * that claimed its batches streamed slower). A 64 KiB stream, whose writer waits for room on every write,
+     * otherwise takes strict turns with its reader, the two copies never overlapping ({@code
+     * docs/performance.md}, "Copies beside the lock").
+     *
+     * @param partnerWaiting whether the other side has a thread queued
      */
-    static boolean worthIt() {
-        return !Thread.currentThread().isVirtual();
+    static boolean worthIt(boolean partnerWaiting) {
+        return partnerWaiting || !Thread.currentThread().isVirtual();
     }
 
     // ---- read ----------------------------------------------------------------------------------------
@@ -74,14 +79,14 @@ final class SlotClaim {
     /**
      * With the lock held: how many whole slots from the tail a read of at most {@code max} bytes claims, or 0
      * if it is not worth it (fewer than {@link #MIN_SLOTS} slots or {@link #MIN_BYTES} bytes, or a virtual
-     * thread: {@link #worthIt()}) or would change what the read returns. A read takes bytes until its
-     * buffer is full or the pipe empty (as Linux's {@code pipe_read}), so what a claim leaves for the read
-     * must be nothing or the start of one plain slot; a packet or a gift next in line
-     * keeps the read on the path under the lock.
+     * thread with no writer waiting: {@link #worthIt}) or would change what the read returns. A read takes
+     * bytes until its buffer is full or the pipe empty (as Linux's {@code pipe_read}), so what a claim leaves
+     * for the read must be nothing or the start of one plain slot; a packet or a gift next in line keeps the
+     * read on the path under the lock.
      */
-    static int claimable(PageRing ring, long max) {
+    static int claimable(PageRing ring, long max, boolean writersWaiting) {
         int occ = ring.occupancy();
-        if (occ < MIN_SLOTS || max < MIN_BYTES || ring.queuedBytes() < MIN_BYTES || !worthIt()) {
+        if (occ < MIN_SLOTS || max < MIN_BYTES || ring.queuedBytes() < MIN_BYTES || !worthIt(writersWaiting)) {
             return 0;
         }
         long sum = 0;
@@ -154,9 +159,9 @@ final class SlotClaim {
      * free slots: as many as it can fill, if they hold at least {@link #MIN_BYTES}; else 0 (copy under the
      * lock). A write of at most {@code PIPE_BUF} bytes never claims, so it stays one atomic copy.
      */
-    static int writable(int free, long left) {
+    static int writable(int free, long left, boolean readersWaiting) {
         int k = (int) Math.min(free, (left + PageRing.PAGE_SIZE - 1) / PageRing.PAGE_SIZE);
-        return Math.min(left, (long) k * PageRing.PAGE_SIZE) >= MIN_BYTES && worthIt() ? k : 0;
+        return Math.min(left, (long) k * PageRing.PAGE_SIZE) >= MIN_BYTES && worthIt(readersWaiting) ? k : 0;
     }
 
     /**

@@ -78,7 +78,7 @@ final class WriteCall extends Call {
             if (!p.hasReaders()) {
                 return fail(Failures.broken(done));
             }
-            int slots = SlotClaim.writable(p.freeSlots(), total - done);
+            int slots = SlotClaim.writable(p.freeSlots(), total - done, p.readersWaiting());
             if (slots > 0) {
                 if (!copyClaimed(slots)) {
                     return DONE;
