@@ -233,7 +233,7 @@ public final class PipeCore extends PipePadAfter {
      * reader's wait lasts.
      */
     boolean batchQueued(InProcessReadEnd end) {
-        return PageRing.occupancyOf(ring.index()) >= batchSlots() || writers() == 0 || end.isClosed() || readHeld();
+        return readHeld() || batchReady(end); // held: waiting for a batch is pointless
     }
 
     /** For a napping reader ({@link #napForBatch}), without the lock: a batch, end-of-stream, or own close. */
@@ -314,7 +314,7 @@ public final class PipeCore extends PipePadAfter {
         long done;
         try {
             boolean slow = end.isClosed() || ring.isEmpty() || readHeld()
-                    || SlotClaim.claimable(ring, total, wrWait.hasWaiters()) > 0;
+                    || SlotClaim.claimable(ring, total, writersWaiting()) > 0;
             done = slow ? -1 : takeBytes(dst, base, count, 0, total);
         } catch (RuntimeException | Error e) {
             unlock(); // a caller's buffer that changed under us
@@ -745,8 +745,11 @@ public final class PipeCore extends PipePadAfter {
     WaitQueue.Outcome countWait(boolean forData, WaitQueue.Outcome outcome, InProcessEnd end) {
         WaitQueue q = forData ? rdWait : wrWait;
         boolean sliver = forData && ring.queuedBytes() < PAGE;
-        boolean heldBack = forData && wakeDeferred;
-        wakeDeferred &= !forData;
+        boolean heldBack = false;
+        if (forData) {
+            heldBack = wakeDeferred;
+            wakeDeferred = false;
+        }
         if (outcome == WaitQueue.Outcome.SPUN) {
             spunWaits++;
             // A reader whose spin saw data but then had to wait for the lock, to find less than a page, is
