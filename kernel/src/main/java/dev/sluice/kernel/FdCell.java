@@ -192,20 +192,26 @@ final class FdCell {
             if (recheck == null) {
                 // Arm for every event queued since the last fire: a one-shot registration has one mask.
                 Poller.get().arm(this, wanted.accumulateAndGet(events, (a, b) -> a | b));
-            } else if (recheck.getAsBoolean()) {
-                return;
             }
-            if (isClosed()) {
-                return; // close() may have run before we were queued, so it could not wake us
-            }
-            if (deadline == 0) {
-                LockSupport.park(this);
-            } else {
-                long left = deadline - System.nanoTime();
-                if (left > 0) {
+            // With a recheck the thread parks again after a return that finds nothing changed (a permit left by
+            // an unpark meant for an earlier wait, or a spurious return), so that one wait stays one wait.
+            do {
+                if (recheck != null && recheck.getAsBoolean()) {
+                    return;
+                }
+                if (isClosed()) {
+                    return; // close() may have run before we were queued, so it could not wake us
+                }
+                if (deadline == 0) {
+                    LockSupport.park(this);
+                } else {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return;
+                    }
                     LockSupport.parkNanos(this, left);
                 }
-            }
+            } while (recheck != null && !me.isInterrupted());
         } finally {
             threads.remove(me);
         }
