@@ -124,7 +124,7 @@ public final class PipeCore extends PipePadAfter {
         }
         this.chargedPages = slots;
         this.pool = new PagePool(options.poolPages() < 0 ? defaultPoolPages(slots) : options.poolPages(),
-                options.pageMemory() == PageMemory.DIRECT);
+                options.pageMemory() == PageMemory.DIRECT, options.poolRotation());
         this.ring = new PageRing(slots, pool);
         setReaders(1);
         setWriters(1);

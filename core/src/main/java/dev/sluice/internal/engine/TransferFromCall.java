@@ -32,6 +32,7 @@ final class TransferFromCall extends Call {
     private Page[] pages;
     private int fromPool;
     private int allocated;
+    private int grown;
 
     private TransferFromCall(long max) {
         this.max = max;
@@ -80,12 +81,14 @@ final class TransferFromCall extends Call {
         b.ring().reserve(n);
         long hits = b.pool().hits();
         long allocations = b.pool().allocations();
+        long growth = b.pool().grown();
         pages = new Page[n];
         for (int i = 0; i < n; i++) {
             pages[i] = b.ring().takePage();
         }
         fromPool = (int) (b.pool().hits() - hits);
         allocated = (int) (b.pool().allocations() - allocations);
+        grown = (int) (b.pool().grown() - growth);
         return done(n);
     }
 
@@ -159,6 +162,7 @@ final class TransferFromCall extends Call {
             }
             if (got == 0 && !completed) {
                 b.pool().untake(pages, fromPool, allocated); // a refused call leaves the pool as it was
+                b.pool().ungrow(grown);
             } else {
                 b.releaseAll(pages, linked, pages.length);
             }

@@ -2,9 +2,12 @@ package dev.sluice.internal.ring;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.Cleaner;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
- * A per-pipe LIFO of spare pages, so that steady-state reads and writes allocate nothing.
+ * A per-pipe FIFO of spare pages, so that steady-state reads and writes allocate nothing.
  *
  * <p>Linux keeps one spare page per pipe ({@code tmp_page}) until 6.14, two from 6.15, and from 7.3 a
  * pool of up to eight trimmed back to two after each write. A kernel page freed is reusable by anyone;
@@ -17,9 +20,24 @@ import java.lang.invoke.VarHandle;
  * stack ({@link #giveBack}), because the pipe that lets go of them last holds its own lock, not this
  * pool's; {@link #take()} reclaims them when the pool runs dry (see {@link Page}).
  *
+ * <p>The oldest spare goes out first, and a pipe that takes pages in quick succession (a stream) grows its
+ * pool up to its <em>rotation</em> ({@code PipeOptions.Builder#poolRotation}), so that a writer fills a page
+ * long after its reader last read it. A page the reader has just read sits in the reader's core's cache, and
+ * every line of it a writer on another core stores into must first be taken from there; a page that rotated
+ * through a few MiB has left that cache, and the writer's stores stream (docs/performance.md, "Cold pages").
+ * What pools hold beyond their limits comes out of one JVM-wide budget ({@link #ROTATION_BUDGET_PAGES}),
+ * given back when a pool is closed, cleared or collected, so that many pipes cannot grow without bound.
+ *
  * <p>Not thread-safe, except {@link #giveBack}: used under the pipe's lock.
  */
 public final class PagePool {
+    /** Spare pages all pools of the JVM may hold beyond their limits, together: 32 MiB. */
+    public static final int ROTATION_BUDGET_PAGES = 8192;
+    /** A pool grows only while its pages are taken at most this far apart: a stream, not a trickle. */
+    static final long STREAMING_GAP_NANOS = 100_000;
+    private static final AtomicInteger BUDGET = new AtomicInteger(ROTATION_BUDGET_PAGES);
+    private static final Cleaner CLEANER = Cleaner.create();
+
     private static final VarHandle RETURNED;
 
     static {
@@ -31,11 +49,21 @@ public final class PagePool {
     }
 
     private final boolean direct;
+    /** Spares, a circular FIFO: the oldest at {@code first}. */
     private Page[] pages;
+    private int first;
     private int count;
     private int limit;
+    private final int rotation;
+    private final AtomicInteger budget;
+    private final LongSupplier clock;
+    /** Spare capacity held beyond {@link #limit} out of the budget; given back by its cleanup. */
+    private final Grant grant;
+    private Cleaner.Cleanable cleanable;
+    private long lastTake;
     private long hits;
     private long allocations;
+    private long grown;
     /** Top of the return stack: pages other pipes released last, linked through {@code Page.nextReturned}. */
     @SuppressWarnings("unused") // through RETURNED
     private volatile Page returned;
@@ -52,7 +80,30 @@ public final class PagePool {
      * @param direct whether new pages are direct buffers rather than heap arrays
      */
     public PagePool(int limit, boolean direct) {
+        this(limit, direct, 0);
+    }
+
+    /**
+     * @param limit    the most spare pages to keep; 0 keeps none (and turns the rotation off)
+     * @param direct   whether new pages are direct buffers rather than heap arrays
+     * @param rotation the most spare pages a streaming pipe grows to, out of the JVM-wide budget; at most
+     *                 {@code limit} turns growing off
+     */
+    public PagePool(int limit, boolean direct, int rotation) {
+        this(limit, direct, rotation, BUDGET, System::nanoTime);
+    }
+
+    /** With its own budget and clock, for tests. */
+    PagePool(int limit, boolean direct, int rotation, AtomicInteger budget, LongSupplier clock) {
+        if (rotation < 0) {
+            throw new IllegalArgumentException("pool rotation must be >= 0, was " + rotation);
+        }
         this.direct = direct;
+        this.rotation = rotation;
+        this.budget = budget;
+        this.clock = clock;
+        this.grant = new Grant(budget);
+        this.lastTake = clock.getAsLong() - 2 * STREAMING_GAP_NANOS; // the first take is no stream yet
         setLimit(limit);
     }
 
@@ -66,20 +117,66 @@ public final class PagePool {
      *         reference, the caller's slot-to-be
      */
     public Page take() {
+        return take(false);
+    }
+
+    /**
+     * As {@link #take()}; a {@code bulk} take (the ring's pages come back full, freed by another thread) may
+     * grow the pool toward its rotation instead of reusing a spare.
+     */
+    public Page take(boolean bulk) {
+        if (bulk && limit + grant.pages < rotation && limit > 0 && grows()) {
+            return allocate();
+        }
         if (count == 0 && returned != null) {
             reclaim(); // one volatile load, only on the path that would otherwise allocate
         }
-        Page p;
-        if (count > 0) {
-            p = pages[--count];
-            pages[count] = null;
-            hits++;
-        } else {
-            allocations++;
-            p = new Page(this, direct);
+        if (count == 0) {
+            return allocate();
         }
+        Page p = pages[first];
+        pages[first] = null;
+        first = first + 1 == pages.length ? 0 : first + 1;
+        count--;
+        hits++;
         p.initRefs(1);
         return p;
+    }
+
+    private Page allocate() {
+        allocations++;
+        Page p = new Page(this, direct);
+        p.initRefs(1);
+        return p;
+    }
+
+    /**
+     * Out of line, while this pool is below its rotation: whether this take comes soon enough after the last
+     * to count as streaming and the budget grants one more page, which this pool then holds.
+     */
+    private boolean grows() {
+        if (budget.get() <= 0) {
+            return false; // spent: not even the clock is read
+        }
+        long now = clock.getAsLong();
+        boolean streaming = now - lastTake < STREAMING_GAP_NANOS;
+        lastTake = now;
+        if (!streaming) {
+            return false;
+        }
+        int left;
+        do {
+            left = budget.get();
+            if (left <= 0) {
+                return false;
+            }
+        } while (!budget.compareAndSet(left, left - 1));
+        if (grant.pages == 0 && cleanable == null) {
+            cleanable = CLEANER.register(this, grant); // the grant goes back if the pipe is dropped unclosed
+        }
+        grant.pages++;
+        grown++;
+        return true;
     }
 
     /**
@@ -97,6 +194,15 @@ public final class PagePool {
         }
         hits -= fromPool;
         allocations -= allocated;
+    }
+
+    /**
+     * Undoes the growth of a refused call's {@link #take()}s ({@link #grown()} before and after): the pages
+     * were dropped by {@link #untake}, and the capacity they were granted goes back to the budget.
+     */
+    public void ungrow(int pages) {
+        grown -= pages;
+        grant.giveBack(pages);
     }
 
     /** Moves the return stack into the pool (lock held), dropping what exceeds the limit. */
@@ -146,14 +252,20 @@ public final class PagePool {
 
     /** Returns a page that no slot references any more; it is dropped if the pool is full. */
     public void give(Page page) {
-        if (count < limit) {
+        int room = limit + grant.pages;
+        if (count < room) {
             if (count == pages.length) {
                 // Grow lazily: a pipe that never fills never pays for a big pool array.
-                Page[] bigger = new Page[Math.min(limit, Math.max(4, pages.length * 2))];
-                System.arraycopy(pages, 0, bigger, 0, count);
+                Page[] bigger = new Page[Math.min(room, Math.max(4, pages.length * 2))];
+                for (int i = 0; i < count; i++) {
+                    bigger[i] = pages[(first + i) % pages.length];
+                }
                 pages = bigger;
+                first = 0;
             }
-            pages[count++] = page;
+            int at = first + count;
+            pages[at < pages.length ? at : at - pages.length] = page;
+            count++;
         }
     }
 
@@ -166,16 +278,26 @@ public final class PagePool {
         if (pages == null) {
             pages = new Page[Math.min(limit, 4)];
         }
-        while (count > limit) {
-            pages[--count] = null;
+        if (limit == 0) {
+            grant.giveBack(grant.pages); // no spares at all: no rotation either
+        }
+        dropNewest(limit + grant.pages);
+    }
+
+    /** Drops the newest spares until at most {@code keep} are left. */
+    private void dropNewest(int keep) {
+        while (count > keep) {
+            count--;
+            int at = first + count;
+            pages[at < pages.length ? at : at - pages.length] = null;
         }
     }
 
-    /** Drops every spare page (memory is wanted back). */
+    /** Drops every spare page (memory is wanted back), and gives back what the rotation was granted. */
     public void clear() {
-        while (count > 0) {
-            pages[--count] = null;
-        }
+        dropNewest(0);
+        first = 0;
+        grant.giveBack(grant.pages);
     }
 
     /** The pipe is gone: drops every spare page, and every page given back from now on. */
@@ -190,9 +312,24 @@ public final class PagePool {
         return count;
     }
 
-    /** @return the most spare pages kept */
+    /** @return the most spare pages kept now: the limit, and what the rotation was granted beyond it */
     public int limit() {
-        return limit;
+        return limit + grant.pages;
+    }
+
+    /** @return the most spare pages a streaming pipe grows to (at most {@link #limit()}: no growing) */
+    public int rotation() {
+        return rotation;
+    }
+
+    /** @return spare capacity granted beyond the limit since this pool was made, less what was undone */
+    public long grown() {
+        return grown;
+    }
+
+    /** @return pages of rotation the JVM's pools may still be granted together (for tests and the lab) */
+    public static int rotationBudget() {
+        return BUDGET.get();
     }
 
     /** @return pages taken from the pool since the last reset */
@@ -209,5 +346,31 @@ public final class PagePool {
     public void resetCounters() {
         hits = 0;
         allocations = 0;
+    }
+
+    /**
+     * What a pool holds of the JVM-wide budget. Its own object, so that the cleaner that gives it back after
+     * an unclosed pipe is collected does not keep the pool alive; changed under the pipe's lock, and read by
+     * the cleaner only once the pool is unreachable.
+     */
+    private static final class Grant implements Runnable {
+        private final AtomicInteger budget;
+        int pages;
+
+        Grant(AtomicInteger budget) {
+            this.budget = budget;
+        }
+
+        void giveBack(int n) {
+            if (n > 0) {
+                pages -= n;
+                budget.addAndGet(n);
+            }
+        }
+
+        @Override
+        public void run() {
+            giveBack(pages);
+        }
     }
 }

@@ -44,6 +44,9 @@ public final class PageRing extends RingPadAfter {
     private int head;
     private int tail;
     private long queuedBytes;
+    /** Whether the slot freed last carried half a page or more, and the thread that freed it ({@link #takePage}). */
+    private boolean bulkFreed;
+    private long freedBy = -1;
     private int peakOccupancy;
     /** Slots promised to transfers in flight ({@link #reserve}); {@code maxUsage + reserved == capacity}. */
     private int reserved;
@@ -237,9 +240,20 @@ public final class PageRing extends RingPadAfter {
         queuedBytes += chars;
     }
 
-    /** @return a page for the next {@link #push}, from the pool when it has one, holding one reference */
+    /**
+     * @return a page for the next {@link #push}, from the pool when it has one, holding one reference. The pool
+     *         may grow instead ({@link PagePool#take(boolean)}) when the page freed last carried half a page or
+     *         more and another thread freed it: a stream between two threads, whose pages are worth taking cold.
+     *         A thread that writes and reads its own pipe, or a ping-pong of small messages, reuses hot pages.
+     */
     public Page takePage() {
-        return pool.take();
+        return pool.take(bulkFreed && freedBy != Thread.currentThread().threadId());
+    }
+
+    /** Notes who freed a slot that carried {@code bytes}, for {@link #takePage}. */
+    private void freed(int bytes) {
+        bulkFreed = bytes >= PAGE_SIZE / 2;
+        freedBy = Thread.currentThread().threadId();
     }
 
     /**
@@ -347,6 +361,7 @@ public final class PageRing extends RingPadAfter {
     public void releaseTail() {
         PipeBuffer buf = slots[tail & mask];
         assert buf.len == 0;
+        freed(buf.offset);
         recycle(buf.ref);
         buf.clear();
         tail++;
@@ -399,6 +414,7 @@ public final class PageRing extends RingPadAfter {
      */
     public void detachTail() {
         PipeBuffer buf = slots[tail & mask];
+        freed(buf.offset + buf.len);
         queuedBytes -= buf.len;
         buf.clear();
         tail++;
