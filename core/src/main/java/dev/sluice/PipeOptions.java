@@ -415,9 +415,12 @@ public final class PipeOptions {
          * fills a page long after the reader last read it: a page just read is still in the reader's core's
          * cache, and a writer on another core must take every line of it from there before it can store,
          * where a page that has rotated through more than that cache streams in. The pool grows only while
-         * pages are taken at most 100 µs apart, and every pool of the JVM draws on one budget of 32 MiB,
-         * given back when a pipe is closed or collected. Spare pages go out oldest first either way. 0 keeps
-         * the pool at {@link #poolPages} (say so for many long-lived pipes that each carry megabytes and
+         * its pages come back at least half full, freed by another thread than the one taking the next, and
+         * are taken at most 100 µs apart (a stream between two threads, not a thread that writes and reads its
+         * own pipe, nor a ping-pong of small messages), and every pool of the JVM draws on one budget of 32 MiB,
+         * given back when a pipe is closed or collected. A pool that has grown hands out its oldest spare
+         * first; otherwise its newest, the likeliest to be cached. 0 keeps the pool at
+         * {@link #poolPages} (say so for many long-lived pipes that each carry megabytes and
          * where memory counts more than throughput); a {@code poolPages} of 0 turns this off too.
          *
          * @param pages spare pages to grow to, at least 0; the default is {@link #DEFAULT_POOL_ROTATION}

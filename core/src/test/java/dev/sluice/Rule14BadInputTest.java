@@ -335,6 +335,18 @@ class Rule14BadInputTest extends ConformanceTest {
         assertThat(options().poolPages(0).build().poolPages()).isZero();
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {-1, -100, Integer.MIN_VALUE})
+    void negativePoolRotationsAreRefused(int pages) {
+        PipeOptions.Builder b = options().poolRotation(40);
+        assertThatThrownBy(() -> b.poolRotation(pages)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("poolRotation").hasMessageContaining(String.valueOf(pages));
+        assertThat(b.build().poolRotation()).isEqualTo(40);
+        assertThat(b.build()).isNotEqualTo(options().build()).hasToString(b.build().toString());
+        assertThat(b.build().toString()).contains("poolRotation=40");
+        assertThat(options().build().poolRotation()).isEqualTo(PipeOptions.DEFAULT_POOL_ROTATION);
+    }
+
     @Test
     void capacitiesRoundLikeRoundPipeSize() {
         assume(Capability.RESIZE);

@@ -252,6 +252,9 @@ public final class KernelPipe implements Pipe {
         if (options.poolPages() != -1) {
             no.add("poolPages " + options.poolPages() + " (the kernel keeps its own page cache per pipe)");
         }
+        if (options.poolRotation() != PipeOptions.DEFAULT_POOL_ROTATION) {
+            no.add("poolRotation " + options.poolRotation() + " (the kernel's pages come from its allocator)");
+        }
         return no;
     }
 

@@ -57,6 +57,8 @@ class KernelPipeTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timestamps");
         assertThatThrownBy(() -> KernelPipe.open(PipeOptions.builder().poolPages(2).build()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poolPages");
+        assertThatThrownBy(() -> KernelPipe.open(PipeOptions.builder().poolRotation(0).build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poolRotation");
         assertThatThrownBy(() -> KernelPipe.open(null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("PipeOptions.defaults()");
     }

@@ -20,13 +20,14 @@ import java.util.function.LongSupplier;
  * stack ({@link #giveBack}), because the pipe that lets go of them last holds its own lock, not this
  * pool's; {@link #take()} reclaims them when the pool runs dry (see {@link Page}).
  *
- * <p>The oldest spare goes out first, and a pipe that takes pages in quick succession (a stream) grows its
+ * <p>A pipe that takes pages in quick succession (a stream) grows its
  * pool up to its <em>rotation</em> ({@code PipeOptions.Builder#poolRotation}), so that a writer fills a page
  * long after its reader last read it. A page the reader has just read sits in the reader's core's cache, and
  * every line of it a writer on another core stores into must first be taken from there; a page that rotated
  * through a few MiB has left that cache, and the writer's stores stream (docs/performance.md, "Cold pages").
  * What pools hold beyond their limits comes out of one JVM-wide budget ({@link #ROTATION_BUDGET_PAGES}),
- * given back when a pool is closed, cleared or collected, so that many pipes cannot grow without bound.
+ * given back when a pool is closed, cleared or collected, so that many pipes cannot grow without bound. A pool
+ * that has grown hands out its oldest spare first; one that has not, its newest, the likeliest to be cached.
  *
  * <p>Not thread-safe, except {@link #giveBack}: used under the pipe's lock.
  */
@@ -35,8 +36,12 @@ public final class PagePool {
     public static final int ROTATION_BUDGET_PAGES = 8192;
     /** A pool grows only while its pages are taken at most this far apart: a stream, not a trickle. */
     static final long STREAMING_GAP_NANOS = 100_000;
+    /**
+     * Quick takes in a row before a pool starts to grow (4 MiB of pages): a short burst, or a pipe among many
+     * that each carry a little (hackbench), would pay allocations and cold pages for a rotation it never uses.
+     */
+    static final int GROWTH_DELAY = 1024;
     private static final AtomicInteger BUDGET = new AtomicInteger(ROTATION_BUDGET_PAGES);
-    private static final Cleaner CLEANER = Cleaner.create();
 
     private static final VarHandle RETURNED;
 
@@ -61,6 +66,7 @@ public final class PagePool {
     private final Grant grant;
     private Cleaner.Cleanable cleanable;
     private long lastTake;
+    private int streak;
     private long hits;
     private long allocations;
     private long grown;
@@ -134,9 +140,17 @@ public final class PagePool {
         if (count == 0) {
             return allocate();
         }
-        Page p = pages[first];
-        pages[first] = null;
-        first = first + 1 == pages.length ? 0 : first + 1;
+        Page p;
+        if (grant.pages > 0) { // the oldest: a pool that grew rotates
+            p = pages[first];
+            pages[first] = null;
+            first = first + 1 == pages.length ? 0 : first + 1;
+        } else { // the newest, the likeliest to be in a cache: a pipe that is no stream keeps its pages hot
+            int at = first + count - 1;
+            at = at < pages.length ? at : at - pages.length;
+            p = pages[at];
+            pages[at] = null;
+        }
         count--;
         hits++;
         p.initRefs(1);
@@ -152,7 +166,8 @@ public final class PagePool {
 
     /**
      * Out of line, while this pool is below its rotation: whether this take comes soon enough after the last
-     * to count as streaming and the budget grants one more page, which this pool then holds.
+     * to count as streaming, after {@link #GROWTH_DELAY} such takes in a row, and the budget grants one more
+     * page, which this pool then holds.
      */
     private boolean grows() {
         if (budget.get() <= 0) {
@@ -162,6 +177,11 @@ public final class PagePool {
         boolean streaming = now - lastTake < STREAMING_GAP_NANOS;
         lastTake = now;
         if (!streaming) {
+            streak = 0;
+            return false;
+        }
+        if (streak < GROWTH_DELAY) {
+            streak++;
             return false;
         }
         int left;
@@ -172,7 +192,7 @@ public final class PagePool {
             }
         } while (!budget.compareAndSet(left, left - 1));
         if (grant.pages == 0 && cleanable == null) {
-            cleanable = CLEANER.register(this, grant); // the grant goes back if the pipe is dropped unclosed
+            cleanable = Cleaning.CLEANER.register(this, grant); // given back if the pipe is dropped unclosed
         }
         grant.pages++;
         grown++;
@@ -346,6 +366,11 @@ public final class PagePool {
     public void resetCounters() {
         hits = 0;
         allocations = 0;
+    }
+
+    /** The cleaner's thread starts when a pool first grows, not when the first pipe is made. */
+    private static final class Cleaning {
+        static final Cleaner CLEANER = Cleaner.create();
     }
 
     /**
