@@ -22,6 +22,13 @@ class PagePoolTest {
         return new PagePool(limit, false, rotation, budget, now::get);
     }
 
+    /** {@link #STREAM} quick cycles: enough to start growing, and 100 more. */
+    private void stream(PagePool pool) {
+        for (int i = 0; i < STREAM; i++) {
+            cycle(pool, now, QUICK);
+        }
+    }
+
     /** Takes a page {@code gap} nanoseconds after the last take and gives it straight back, as a stream does. */
     private static void cycle(PagePool pool, AtomicLong now, long gap) {
         now.addAndGet(gap);
@@ -44,9 +51,7 @@ class PagePoolTest {
     @Test
     void aPoolThatGrewHandsOutItsOldestSpareFirst() {
         PagePool pool = pool(4, 8, new AtomicInteger(100));
-        for (int i = 0; i < STREAM; i++) {
-            cycle(pool, now, QUICK);
-        }
+        stream(pool);
         assertThat(pool.limit()).isEqualTo(8);
         while (pool.size() > 0) {
             pool.take();
@@ -68,9 +73,7 @@ class PagePoolTest {
     void aStreamingPoolGrowsToItsRotationOutOfTheBudget() {
         AtomicInteger budget = new AtomicInteger(100);
         PagePool pool = pool(4, 20, budget);
-        for (int i = 0; i < STREAM; i++) {
-            cycle(pool, now, QUICK);
-        }
+        stream(pool);
         assertThat(pool.limit()).isEqualTo(20);
         assertThat(pool.grown()).isEqualTo(16);
         assertThat(budget.get()).isEqualTo(84);
@@ -120,20 +123,14 @@ class PagePoolTest {
         AtomicInteger budget = new AtomicInteger(10);
         PagePool a = pool(4, 20, budget);
         PagePool b = pool(4, 20, budget);
-        for (int i = 0; i < STREAM; i++) {
-            cycle(a, now, QUICK);
-        }
+        stream(a);
         assertThat(a.limit()).isEqualTo(14);
         assertThat(budget.get()).isZero();
-        for (int i = 0; i < STREAM; i++) {
-            cycle(b, now, QUICK);
-        }
+        stream(b);
         assertThat(b.limit()).as("nothing left to grant").isEqualTo(4);
         a.close();
         assertThat(budget.get()).isEqualTo(10);
-        for (int i = 0; i < STREAM; i++) {
-            cycle(b, now, QUICK);
-        }
+        stream(b);
         assertThat(b.limit()).isEqualTo(14);
     }
 
@@ -141,22 +138,16 @@ class PagePoolTest {
     void clearingOrALimitOfZeroGivesTheGrantBack() {
         AtomicInteger budget = new AtomicInteger(100);
         PagePool pool = pool(4, 20, budget);
-        for (int i = 0; i < STREAM; i++) {
-            cycle(pool, now, QUICK);
-        }
+        stream(pool);
         pool.clear();
         assertThat(pool.size()).isZero();
         assertThat(pool.limit()).isEqualTo(4);
         assertThat(budget.get()).isEqualTo(100);
-        for (int i = 0; i < STREAM; i++) {
-            cycle(pool, now, QUICK);
-        }
+        stream(pool);
         pool.setLimit(0);
         assertThat(pool.size()).isZero();
         assertThat(budget.get()).isEqualTo(100);
-        for (int i = 0; i < STREAM; i++) {
-            cycle(pool, now, QUICK);
-        }
+        stream(pool);
         assertThat(pool.limit()).as("no spares: no rotation either").isZero();
         assertThat(budget.get()).isEqualTo(100);
     }
@@ -165,9 +156,7 @@ class PagePoolTest {
     void aRotationNoLargerThanTheLimitDoesNotGrow() {
         AtomicInteger budget = new AtomicInteger(100);
         PagePool pool = pool(8, 8, budget);
-        for (int i = 0; i < STREAM; i++) {
-            cycle(pool, now, QUICK);
-        }
+        stream(pool);
         assertThat(pool.limit()).isEqualTo(8);
         assertThat(budget.get()).isEqualTo(100);
         assertThatThrownBy(() -> new PagePool(4, false, -1)).isInstanceOf(IllegalArgumentException.class)
@@ -257,8 +246,6 @@ class PagePoolTest {
 
     private void growAndDrop(AtomicInteger budget) {
         PagePool pool = pool(4, 20, budget);
-        for (int i = 0; i < STREAM; i++) {
-            cycle(pool, now, QUICK);
-        }
+        stream(pool);
     }
 }
