@@ -23,7 +23,9 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
  *   <li>{@link #start}: runs a body on such a thread and hands back its result, its exception and its
  *       interrupt status at the end;</li>
  *   <li>{@link #awaitBlocked}: waits, by polling and never by sleeping a fixed time, until a thread is
- *       parked (and, optionally, until the pipe's counters show it queued as a waiter).</li>
+ *       asleep: parked, or, for a platform thread of a pipe that sleeps in a system call (the shared-memory
+ *       pipe's {@code FUTEX_WAIT}), asleep in a futex (and, optionally, until the pipe's counters show it
+ *       queued as a waiter).</li>
  * </ul>
  */
 final class ConformanceSupport {
@@ -119,7 +121,10 @@ final class ConformanceSupport {
         /** Starts {@code task} on a new thread of this kind. */
         Thread start(String name, Runnable task) {
             return switch (this) {
-                case PLATFORM -> Thread.ofPlatform().name(name).daemon(true).start(task);
+                case PLATFORM -> Thread.ofPlatform().name(name).daemon(true).start(() -> {
+                    KernelTasks.register();
+                    task.run();
+                });
                 case VIRTUAL -> Thread.ofVirtual().name(name).start(task);
             };
         }
@@ -206,23 +211,23 @@ final class ConformanceSupport {
     // ---- waiting for a thread to block ----------------------------------------------------------------
 
     /**
-     * Waits until {@code t} is parked (state WAITING or TIMED_WAITING). Polls; fails after
-     * {@link #PATIENCE}, or at once if the thread ends first.
+     * Waits until {@code t} is asleep ({@link #asleep}). Polls; fails after {@link #PATIENCE}, or at once if the
+     * thread ends first.
      */
     static void awaitBlocked(Thread t) {
         awaitBlocked(t, () -> true);
     }
 
     /**
-     * Waits until {@code t} is parked <em>and</em> {@code condition} holds (typically: the pipe's counters
-     * show one more waiter), which together mean the thread is asleep inside the pipe, not merely
-     * passing through a lock.
+     * Waits until {@code t} is asleep ({@link #asleep}) <em>and</em> {@code condition} holds (typically: the
+     * pipe's counters show one more waiter), which together mean the thread is asleep inside the pipe, not
+     * merely passing through a lock.
      */
     static void awaitBlocked(Thread t, BooleanSupplier condition) {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         for (int spins = 0; ; spins++) {
             Thread.State s = t.getState();
-            if ((s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) && condition.getAsBoolean()) {
+            if (asleep(t, s) && condition.getAsBoolean()) {
                 return;
             }
             if (s == Thread.State.TERMINATED) {
@@ -233,6 +238,17 @@ final class ConformanceSupport {
             }
             backOff(spins);
         }
+    }
+
+    /**
+     * Whether {@code t} sleeps: parked (WAITING, TIMED_WAITING), or a platform thread that Java sees RUNNABLE
+     * but that sleeps in a {@code futex} system call ({@link KernelTasks}), as the shared-memory pipe's do. A
+     * thread running Java code, spinning included, is not; one stopped for a moment at a safepoint is, as one
+     * parked for a moment on a pipe's lock is parked: the callers' conditions tell those apart.
+     */
+    private static boolean asleep(Thread t, Thread.State s) {
+        return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING
+                || s == Thread.State.RUNNABLE && KernelTasks.sleeping(t);
     }
 
     /** Waits until the pipe's counters show at least {@code n} writer waits, and {@code t} is parked. */

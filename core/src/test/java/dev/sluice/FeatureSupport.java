@@ -48,7 +48,10 @@ final class FeatureSupport {
         /** Starts {@code body} on a new thread of this kind. */
         <T> Helper<T> call(String name, Body<T> body) {
             FutureTask<T> task = new FutureTask<>((Callable<T>) body::run);
-            Thread t = builder(name).start(task);
+            Thread t = builder(name).start(() -> {
+                KernelTasks.register();
+                task.run();
+            });
             return new Helper<>(t, task);
         }
 
@@ -98,14 +101,16 @@ final class FeatureSupport {
     }
 
     /**
-     * Spins (no sleep) until {@code t} is WAITING or TIMED_WAITING; fails if that takes longer than
-     * {@link #BOUND} or if {@code finished} says the thread's work ended instead.
+     * Spins (no sleep) until {@code t} is asleep: WAITING or TIMED_WAITING, or asleep in a {@code futex} system
+     * call ({@link KernelTasks}); fails if that takes longer than {@link #BOUND} or if {@code finished} says the
+     * thread's work ended instead.
      */
     static void awaitBlocked(Thread t, BooleanSupplier finished) {
         long deadline = System.nanoTime() + BOUND.toNanos();
         for (;;) {
             Thread.State s = t.getState();
-            if (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {
+            if (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING
+                    || s == Thread.State.RUNNABLE && KernelTasks.sleeping(t)) {
                 return;
             }
             if (finished.getAsBoolean() || s == Thread.State.TERMINATED) {

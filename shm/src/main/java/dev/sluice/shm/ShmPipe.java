@@ -78,15 +78,16 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>Waiting.</b> A thread that must wait spins briefly, then sleeps until a word of the mapping changes;
  * the side that makes the pipe readable or writable bumps that word and, only if a thread is counted as
- * asleep, wakes it with {@code FUTEX_WAKE} (process-shared, never {@code FUTEX_PRIVATE_FLAG}). The thread itself
- * does not sit in {@code FUTEX_WAIT}: {@code Thread.interrupt()} cannot reach a thread inside a system call,
- * and a virtual thread there would pin its carrier. It parks ({@link java.util.concurrent.locks.LockSupport}),
- * and one watcher thread of this JVM per pipe and direction sleeps in {@code FUTEX_WAIT} for all of them and
- * unparks them when the word changes. So an interrupt, a timeout and a close of the handle by another thread
- * end the wait at once, as for the in-process pipe; a waiting thread shows as WAITING, not RUNNABLE; and a
- * virtual thread frees its carrier. The price is one thread hand-off per wake-up;
- * {@code -Dsluice.shm.directFutex=true} has platform threads sleep in the futex themselves, in slices of 20 ms
- * (an interrupt is then seen at the end of a slice; a close still wakes them at once). See {@link Control} for
+ * asleep, wakes it with {@code FUTEX_WAKE} (process-shared, never {@code FUTEX_PRIVATE_FLAG}). A platform
+ * thread sleeps in {@code FUTEX_WAIT} itself. {@code Thread.interrupt()} cannot reach a thread inside a system
+ * call, so the sleep is bracketed as a blocking call on an interruptible channel is: an interrupt of the
+ * sleeping thread bumps the word and wakes it at once (see {@code FutexSleep}). A timeout is the futex wait's
+ * own, and a close of the handle by another thread bumps the word too. Such a thread shows as RUNNABLE while it
+ * sleeps, as a thread blocked in a socket read does. A virtual thread in the futex would pin its carrier for
+ * the length of the wait: it parks ({@link java.util.concurrent.locks.LockSupport}), and one watcher thread of
+ * this JVM per pipe and direction sleeps in {@code FUTEX_WAIT} for all of them and unparks them when the word
+ * changes, so it frees its carrier and shows as WAITING. The watcher costs a thread hand-off per wake-up;
+ * {@code -Dsluice.shm.directFutex=false} sends platform threads through it too. See {@link Control} for
  * the lock, and how a dead lock owner is recovered from.
  *
  * <p><b>Trust.</b> A peer process is trusted with the bytes in the pipe, never with this process's memory:
@@ -102,13 +103,13 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ShmPipe implements Pipe {
     /**
-     * Whether platform threads sleep in {@code FUTEX_WAIT} themselves ({@code -Dsluice.shm.directFutex=true})
-     * rather than park while this JVM's watcher thread sleeps for them (the default). Direct saves a thread
-     * hand-off per wake-up (tens of microseconds on a small VM when the watcher must be scheduled) but an
-     * interrupt is then seen only at the end of a 20 ms slice, and the waiting thread shows as RUNNABLE.
+     * Whether platform threads sleep in {@code FUTEX_WAIT} themselves (the default) rather than park while this
+     * JVM's watcher thread sleeps for them ({@code -Dsluice.shm.directFutex=false}). The watcher adds a thread
+     * hand-off to every wake-up, which costs tens of microseconds on a small VM (see docs/performance.md).
      */
-    static final boolean DIRECT_FUTEX = Boolean.getBoolean("sluice.shm.directFutex");
-    private static final long SLICE_NANOS = 20_000_000L;
+    static final boolean DIRECT_FUTEX = Boolean.parseBoolean(System.getProperty("sluice.shm.directFutex", "true"));
+    /** A direct sleep's slice where no pidfd tells of a dead peer: then the sleeper looks for the dead itself. */
+    private static final long SLICE_NANOS = 100_000_000L;
     /**
      * The longest spin before a wait sleeps (none on one CPU): about what the fixed 2000-round spin this
      * replaced took. How much of it a wait spins is the engine's {@link SpinBudget} (the pipe's
@@ -804,11 +805,11 @@ public final class ShmPipe implements Pipe {
             boolean slicePassed = false;
             if (DIRECT_FUTEX && !t.isVirtual()) {
                 checkPeers(); // after reading seq: see checkPeers
-                long slice = SLICE_NANOS;
+                long slice = peersWatched ? Watcher.SAFETY_NANOS : SLICE_NANOS;
                 if (deadline.nanos() != 0) {
                     slice = Math.min(slice, Math.max(1, deadline.nanos() - System.nanoTime()));
                 }
-                int res = Native.futexWait(region.base + seqWord, seq, slice);
+                int res = FutexSleep.sleep(region, seqWord, seq, slice);
                 slicePassed = res == -Native.ETIMEDOUT;
                 slept |= res == 0;
             } else {

@@ -2,7 +2,6 @@ package dev.sluice.shm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.sluice.BrokenPipeException;
 import dev.sluice.PipeOptions;
@@ -72,7 +71,6 @@ class IdleWaitTest {
 
     @Test
     void aBlockedWriterSleepsWithoutWakingAndGetsBrokenPipeWhenTheReaderIsKilled() throws Exception {
-        assumeFalse(ShmPipe.DIRECT_FUTEX, "direct futex waits wake every 20 ms to see interrupts");
         try (ShmPipe p = ShmPipe.create(PipeOptions.builder().capacity(4096).build());
              ChildJvm c = ChildJvm.start("stall", p.path().toString())) {
             // Full, so the next write waits for room the stalled reader never makes; the peer watch holds the

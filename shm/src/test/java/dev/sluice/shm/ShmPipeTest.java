@@ -165,6 +165,74 @@ class ShmPipeTest {
         assertThat(in.isOpen()).isTrue();
     }
 
+    /**
+     * A platform thread sleeps in {@code FUTEX_WAIT} itself (no watcher hand-off), and {@code interrupt()} still
+     * reaches it at once, also on its next wait (an interrupt closes the thread's {@link FutexSleep}, and the
+     * next sleep makes another). Without the hook the sleep would last its 5 s safety bound.
+     */
+    @Test
+    void aPlatformThreadSleepsInTheFutexAndAnInterruptReachesItThere() throws Exception {
+        assertThat(ShmPipe.DIRECT_FUTEX).as("the default").isTrue();
+        in.setTimeout(Duration.ofSeconds(30));
+        CountDownLatch again = new CountDownLatch(1);
+        int[] interrupts = new int[1];
+        Thread th = Thread.ofPlatform().name("shm-futex-sleep").start(() -> {
+            for (int i = 0; i < 2; i++) {
+                try {
+                    in.read(new byte[1]);
+                    return;
+                } catch (PipeInterruptedException e) {
+                    interrupts[0]++;
+                    Thread.interrupted();
+                    again.countDown();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            }
+        });
+        for (int round = 0; round < 2; round++) {
+            awaitInFutex("shm-futex-sleep");
+            assertThat(th.getState()).as("asleep in a system call").isEqualTo(Thread.State.RUNNABLE);
+            long t0 = System.nanoTime();
+            th.interrupt();
+            if (round == 0) {
+                assertThat(again.await(2, TimeUnit.SECONDS)).as("the first interrupt ends the sleep").isTrue();
+            } else {
+                th.join(2_000);
+                assertThat(th.isAlive()).as("the second interrupt ends the second sleep").isFalse();
+            }
+            assertThat(System.nanoTime() - t0).as("well inside the 5 s safety bound")
+                    .isLessThan(TimeUnit.SECONDS.toNanos(2));
+        }
+        assertThat(interrupts[0]).isEqualTo(2);
+        out.write(new byte[] {1});
+        assertThat(in.read(new byte[1])).as("the pipe as it was").isEqualTo(1);
+    }
+
+    /** Waits until the thread of this name is inside the {@code futex} system call (x86_64 202, aarch64 98). */
+    private static void awaitInFutex(String name) throws Exception {
+        String futex = System.getProperty("os.arch").equals("aarch64") ? "98 " : "202 ";
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (;;) {
+            try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+                for (var t : (Iterable<java.nio.file.Path>) tasks::iterator) {
+                    try {
+                        if (java.nio.file.Files.readString(t.resolve("comm")).trim().equals(name)
+                                && java.nio.file.Files.readString(t.resolve("syscall")).startsWith(futex)) {
+                            return;
+                        }
+                    } catch (IOException gone) {
+                        // a task that ended while we looked
+                    }
+                }
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError(name + " never slept in the futex");
+            }
+            Thread.sleep(1);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void closeFromAnotherThreadEndsAWait(boolean virtual) throws Exception {
