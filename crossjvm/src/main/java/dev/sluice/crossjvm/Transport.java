@@ -6,7 +6,8 @@ import java.util.Locale;
 /** How the parent and the child JVM exchange bytes. */
 public enum Transport {
     /** Two {@code ShmPipe}s (memfd), handed to the child with {@code handOver}; both sides block. */
-    SHM("shm", "two ShmPipes (memfd, 64 KiB unless asked), handed over; blocking: spin, then park (futex)"),
+    SHM("shm", "two ShmPipes (memfd, 64 KiB unless asked), handed over; blocking: spin, then sleep in the futex"
+            + " (a platform thread itself, a virtual one parked)"),
     /** Two {@code KernelPipe}s, the child's ends given to it as descriptors 4 and 5; both sides block. */
     KERNEL("kernel", "two kernel pipes (64 KiB unless asked): the parent through KernelPipe (parks in Java), the "
             + "child through FileChannel on its inherited descriptors (blocks in read/write)"),
