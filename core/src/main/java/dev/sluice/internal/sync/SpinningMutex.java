@@ -13,6 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class SpinningMutex extends ReentrantLock {
     private static final long serialVersionUID = 1L;
 
+    /** The most pauses between two looks at the lock: a few microseconds on x86 (see {@link #spinFor}). */
+    private static final int MAX_PAUSES = 256;
     private final long spinNanos;
 
     /** @param spinNanos how long a platform thread that finds the lock held tries before it parks; 0: at once */
@@ -27,20 +29,32 @@ public final class SpinningMutex extends ReentrantLock {
         }
     }
 
-    /** @return whether the lock was taken within the spin */
+    /**
+     * Tries for the lock for up to the spin, the looks at it backing off exponentially up to
+     * {@value #MAX_PAUSES} pauses apart: a thread that looks at every pause keeps pulling the lock's cache line
+     * away from the holder, which must take it back to release the lock and, in a stream of small writes, to
+     * take it again for the next one (measured in docs/performance.md, "The lock's spin backs off").
+     *
+     * @return whether the lock was taken within the spin
+     */
     private boolean spinFor() {
         long limit = Thread.currentThread().isVirtual() ? 0 : spinNanos;
         if (limit <= 0) {
             return false;
         }
         long start = System.nanoTime();
-        for (int i = 1; ; i++) {
-            Thread.onSpinWait();
+        for (int pauses = 1; ; ) {
+            for (int k = 0; k < pauses; k++) {
+                Thread.onSpinWait();
+            }
             if (!isLocked() && tryLock()) {
                 return true;
             }
-            if ((i & 63) == 0 && System.nanoTime() - start >= limit) {
+            if (pauses >= 16 && System.nanoTime() - start >= limit) {
                 return false;
+            }
+            if (pauses < MAX_PAUSES) {
+                pauses <<= 1;
             }
         }
     }
