@@ -84,9 +84,11 @@ public final class PipeCore extends PipePadAfter {
     private boolean lastContended;
 
     /**
-     * Under the lock: a write owed the napping reader a wake-up and held it back for the batch. Stored only
-     * when it changes, as the line it shares with the engine's references is read by the other side.
+     * Set by a batching platform reader for the length of its nap ({@link #napForBatch}): while it is set,
+     * writes hold back the reader's wake-up until a batch is queued ({@link #readersToWake}).
      */
+    volatile boolean napping; // package-private for EngineProbe
+    /** Under the lock: a write owed the napping reader a wake-up and held it back for the batch. */
     private boolean wakeDeferred;
 
     // Times in epoch milliseconds, under the lock.
@@ -273,7 +275,7 @@ public final class PipeCore extends PipePadAfter {
             return WriteCall.start(this, end, src, base, count, total, done >= 0, Math.max(done, 0), wasEmpty);
         }
         countWrite(done);
-        if (napping()) {
+        if (napping) {
             return wroteForNapper(wasEmpty, done);
         }
         unlock();
@@ -502,17 +504,14 @@ public final class PipeCore extends PipePadAfter {
      */
     boolean readersToWake(boolean wasEmpty) {
         boolean due = readerWakePolicy.wakeReader(wasEmpty, pollUsed());
-        return napping() ? napperToWake(due) : due;
+        return napping ? napperToWake(due) : due;
     }
 
     private boolean napperToWake(boolean due) {
         boolean owed = due || wakeDeferred;
-        boolean defer = owed && readerWakePolicy == ReaderWakePolicy.ON_EMPTY && !pollUsed()
+        wakeDeferred = owed && readerWakePolicy == ReaderWakePolicy.ON_EMPTY && !pollUsed()
                 && rdWait.waiters() <= 1 && ring.occupancy() < batchSlots();
-        if (defer != wakeDeferred) {
-            wakeDeferred = defer;
-        }
-        return owed && !defer;
+        return owed && !wakeDeferred;
     }
 
     // ---- state for the calls (lock held unless said) --------------------------------------------------
@@ -696,11 +695,11 @@ public final class PipeCore extends PipePadAfter {
         if (deadline != 0 && deadline - until < 0) {
             until = deadline;
         }
-        setNapping(true);
+        napping = true;
         try {
             return rdWait.await(end.batchReadyCheck, until != 0 ? until : 1, 0, 0);
         } finally {
-            setNapping(false);
+            napping = false;
         }
     }
 
@@ -749,9 +748,7 @@ public final class PipeCore extends PipePadAfter {
         boolean heldBack = false;
         if (forData) {
             heldBack = wakeDeferred;
-            if (heldBack) {
-                wakeDeferred = false;
-            }
+            wakeDeferred = false;
         }
         if (outcome == WaitQueue.Outcome.SPUN) {
             spunWaits++;
