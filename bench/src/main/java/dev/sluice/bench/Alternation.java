@@ -19,8 +19,20 @@ import java.util.stream.Stream;
  * in a folder and prints, per benchmark and parameter set, the median of each side over the rounds and their
  * ratio, oriented so that above 1 means the current build is better (more throughput, less time), plus the
  * lowest and highest per-round ratio.
+ *
+ * <p>Runs made with {@code -prof dev.sluice.bench.CoreToCore} have a {@code c2c.ns} row per benchmark: how far
+ * apart the two CPUs were while that fork ran. On a guest whose host moves its CPUs nearer and farther apart,
+ * a round whose two forks ran at different distances compares the host, not the builds; so the summary then
+ * also gives each benchmark's medians over the rounds where both forks ran near ({@link #NEAR_NS}).
  */
 public final class Alternation {
+    /**
+     * The fork mean of {@code c2c.ns} up to which a fork counts as run with its CPUs near: the cache-line round
+     * trip is about 130 ns near and 430-600 ns far on the guests of docs/performance.md.
+     */
+    static final double NEAR_NS = 300;
+    private static final String C2C = ":c2c.ns";
+
     private Alternation() {
     }
 
@@ -59,7 +71,7 @@ public final class Alternation {
             int round = Integer.parseInt(stem.substring(stem.indexOf('-') + 1));
             read(Files.readAllLines(f), baseline, round, rows);
         }
-        return render(rows.values());
+        return render(rows.values()) + renderNear(rows);
     }
 
     static void read(List<String> lines, boolean baseline, int round, Map<String, Row> rows) {
@@ -132,6 +144,48 @@ public final class Alternation {
         sb.append("ratio: current over baseline, oriented so that above 1 is better (throughput up or time down);"
                 + " medians over rounds\n");
         return sb.toString();
+    }
+
+    /**
+     * The medians over the rounds whose two forks both ran near ({@link #NEAR_NS}), for every benchmark with a
+     * {@code c2c.ns} row; empty if there is none.
+     */
+    static String renderNear(Map<String, Row> rows) {
+        StringBuilder sb = new StringBuilder();
+        for (Row r : rows.values()) {
+            int space = r.name().indexOf(' ');
+            String head = space < 0 ? r.name() : r.name().substring(0, space);
+            if (head.contains(":")) {
+                continue; // a secondary metric
+            }
+            Row c2c = rows.get(head + C2C + (space < 0 ? "" : r.name().substring(space)));
+            if (c2c == null) {
+                continue;
+            }
+            List<Double> b = new ArrayList<>();
+            List<Double> c = new ArrayList<>();
+            for (var e : r.current().entrySet()) {
+                int round = e.getKey();
+                Double bs = r.baseline().get(round);
+                if (bs != null && near(c2c.baseline().get(round)) && near(c2c.current().get(round))) {
+                    b.add(bs);
+                    c.add(e.getValue());
+                }
+            }
+            if (sb.isEmpty()) {
+                sb.append(String.format(Locale.ROOT, "%nrounds whose two forks both ran with the CPUs near"
+                        + " (c2c.ns <= %.0f):%n", NEAR_NS));
+            }
+            double mb = median(b);
+            double mc = median(c);
+            sb.append(String.format(Locale.ROOT, "%-70s %6d %12.3f %12.3f %7.3f%n", r.name() + " (" + r.unit() + ")",
+                    b.size(), mb, mc, b.isEmpty() ? Double.NaN : better(r, mc, mb)));
+        }
+        return sb.toString();
+    }
+
+    private static boolean near(Double c2cNanos) {
+        return c2cNanos != null && c2cNanos <= NEAR_NS;
     }
 
     private static double better(Row r, double current, double baseline) {
