@@ -23,13 +23,11 @@ class ConcurrencyTest {
         void run() throws IOException;
     }
 
-    private static Thread start(boolean virtual, Body body, List<Throwable> failures) {
-        return (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
-            try {
-                body.run();
-            } catch (Throwable t) {
-                failures.add(t);
-            }
+    /** Runs {@code body} on a thread of the kind; {@link Async#get} then rethrows what it threw. */
+    private static Async<Void> start(boolean virtual, Body body) {
+        return Async.start(virtual, () -> {
+            body.run();
+            return null;
         });
     }
 
@@ -38,9 +36,8 @@ class ConcurrencyTest {
         ShmPipe a = ShmPipe.create(PipeOptions.builder().capacity(4 * 4096).build());
         ShmPipe b = ShmPipe.attach(a.path());
         b.reader().close();
-        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
         int perWriter = 1_500;
-        List<Thread> writers = new ArrayList<>();
+        List<Async<Void>> writers = new ArrayList<>();
         WriteEnd[] ends = {a.writer(), a.writer().dup(), b.writer(), b.writer().dup()};
         for (int w = 0; w < ends.length; w++) {
             int id = w;
@@ -51,15 +48,14 @@ class ConcurrencyTest {
                         out.write(Records.make(id, seq));
                     }
                 }
-            }, failures));
+            }));
         }
         ReadEnd in = a.reader();
         in.setTimeout(Duration.ofSeconds(30));
         Records.Parser got = Records.drain(in);
-        for (Thread t : writers) {
-            t.join();
+        for (Async<Void> t : writers) {
+            t.get();
         }
-        assertThat(failures).isEmpty();
         for (int w = 0; w < ends.length; w++) {
             assertThat(got.from(w)).as("records of writer " + w).isEqualTo(perWriter);
         }
@@ -71,10 +67,9 @@ class ConcurrencyTest {
     void readersOfBothMappingsEachGetWholePageRecords() throws Exception {
         ShmPipe a = ShmPipe.create(PipeOptions.builder().capacity(4 * 4096).build());
         ShmPipe b = ShmPipe.attach(a.path());
-        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
         Set<Long> seen = ConcurrentHashMap.newKeySet();
         int perWriter = 800;
-        List<Thread> threads = new ArrayList<>();
+        List<Async<Void>> threads = new ArrayList<>();
         WriteEnd[] outs = {a.writer(), b.writer()};
         for (int w = 0; w < outs.length; w++) {
             int id = w;
@@ -85,7 +80,7 @@ class ConcurrencyTest {
                         out.write(Records.make(id, seq, 4096)); // a page each: one slot, never merged
                     }
                 }
-            }, failures));
+            }));
         }
         ReadEnd[] ins = {a.reader(), a.reader().dup(), b.reader(), b.reader().dup()};
         for (int r = 0; r < ins.length; r++) {
@@ -98,12 +93,11 @@ class ConcurrencyTest {
                         assertThat(seen.add(Records.verify(buf, n))).as("read twice").isTrue();
                     }
                 }
-            }, failures));
+            }));
         }
-        for (Thread t : threads) {
-            t.join();
+        for (Async<Void> t : threads) {
+            t.get();
         }
-        assertThat(failures).isEmpty();
         assertThat(seen).hasSize(2 * perWriter);
     }
 }

@@ -137,7 +137,7 @@ class ShmPipeTest {
     @ValueSource(booleans = {false, true})
     void timeoutsEndAWait(boolean virtual) throws Exception {
         in.setTimeout(Duration.ofMillis(50));
-        Throwable t = runIn(virtual, () -> in.read(new byte[1]));
+        Throwable t = Async.start(virtual, () -> in.read(new byte[1])).failure();
         assertThat(t).isInstanceOf(PipeTimeoutException.class);
     }
 
@@ -350,23 +350,5 @@ class ShmPipeTest {
             }
             Thread.sleep(1);
         }
-    }
-
-    interface Io {
-        void run() throws IOException;
-    }
-
-    static Throwable runIn(boolean virtual, Io io) throws InterruptedException {
-        Throwable[] got = new Throwable[1];
-        Thread th = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
-            try {
-                io.run();
-            } catch (Throwable e) {
-                got[0] = e;
-            }
-        });
-        th.join(10_000);
-        assertThat(th.isAlive()).isFalse();
-        return got[0];
     }
 }
