@@ -44,7 +44,8 @@ class RingLayoutTest {
 
     @Test
     void handleCountsAreOffTheCounterLines() {
-        assertIsolated(dev.sluice.internal.engine.PipeCore.class, List.of("readers", "writers", "pollUsed", "readHeld"),
+        assertIsolated(dev.sluice.internal.engine.PipeCore.class,
+                List.of("readers", "writers", "pollUsed", "readHeld", "napping"),
                 List.of("bytesIn", "bytesOut", "writeCalls", "readCalls", "emptyWakeups", "spunWaits", "atime",
                         "mtime", "ctime"));
     }

@@ -84,11 +84,9 @@ public final class PipeCore extends PipePadAfter {
     private boolean lastContended;
 
     /**
-     * Set by a batching platform reader for the length of its nap ({@link #napForBatch}): while it is set,
-     * writes hold back the reader's wake-up until a batch is queued ({@link #readersToWake}).
+     * Under the lock: a write owed the napping reader a wake-up and held it back for the batch. Stored only
+     * when it changes, as the line it shares with the engine's references is read by the other side.
      */
-    volatile boolean napping; // package-private for EngineProbe
-    /** Under the lock: a write owed the napping reader a wake-up and held it back for the batch. */
     private boolean wakeDeferred;
 
     // Times in epoch milliseconds, under the lock.
@@ -275,7 +273,7 @@ public final class PipeCore extends PipePadAfter {
             return WriteCall.start(this, end, src, base, count, total, done >= 0, Math.max(done, 0), wasEmpty);
         }
         countWrite(done);
-        if (napping) {
+        if (napping()) {
             return wroteForNapper(wasEmpty, done);
         }
         unlock();
@@ -504,14 +502,17 @@ public final class PipeCore extends PipePadAfter {
      */
     boolean readersToWake(boolean wasEmpty) {
         boolean due = readerWakePolicy.wakeReader(wasEmpty, pollUsed());
-        return napping ? napperToWake(due) : due;
+        return napping() ? napperToWake(due) : due;
     }
 
     private boolean napperToWake(boolean due) {
         boolean owed = due || wakeDeferred;
-        wakeDeferred = owed && readerWakePolicy == ReaderWakePolicy.ON_EMPTY && !pollUsed()
+        boolean defer = owed && readerWakePolicy == ReaderWakePolicy.ON_EMPTY && !pollUsed()
                 && rdWait.waiters() <= 1 && ring.occupancy() < batchSlots();
-        return owed && !wakeDeferred;
+        if (defer != wakeDeferred) {
+            wakeDeferred = defer;
+        }
+        return owed && !defer;
     }
 
     // ---- state for the calls (lock held unless said) --------------------------------------------------
@@ -695,11 +696,11 @@ public final class PipeCore extends PipePadAfter {
         if (deadline != 0 && deadline - until < 0) {
             until = deadline;
         }
-        napping = true;
+        setNapping(true);
         try {
             return rdWait.await(end.batchReadyCheck, until != 0 ? until : 1, 0, 0);
         } finally {
-            napping = false;
+            setNapping(false);
         }
     }
 
@@ -748,7 +749,9 @@ public final class PipeCore extends PipePadAfter {
         boolean heldBack = false;
         if (forData) {
             heldBack = wakeDeferred;
-            wakeDeferred = false;
+            if (heldBack) {
+                wakeDeferred = false;
+            }
         }
         if (outcome == WaitQueue.Outcome.SPUN) {
             spunWaits++;

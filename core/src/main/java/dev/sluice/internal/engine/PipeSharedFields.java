@@ -19,6 +19,13 @@ abstract class PipeSharedFields extends PipePadBefore {
      * {@code TransferToCall}). Writers are not affected.
      */
     private volatile boolean readHeld;
+    /**
+     * Set by a batching platform reader for the length of its nap ({@code PipeCore#napForBatch}): while it is
+     * set, writes hold back the reader's wake-up until a batch is queued. Here rather than among the engine's
+     * own fields because every write reads it and the reader writes it twice a nap: beside fields written on
+     * every call, each write would miss on it.
+     */
+    private volatile boolean napping;
 
     final int readers() {
         return readers;
@@ -34,6 +41,14 @@ abstract class PipeSharedFields extends PipePadBefore {
 
     final boolean readHeld() {
         return readHeld;
+    }
+
+    final boolean napping() {
+        return napping;
+    }
+
+    final void setNapping(boolean on) {
+        napping = on;
     }
 
     final void setReaders(int n) {

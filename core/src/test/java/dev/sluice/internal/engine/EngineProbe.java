@@ -31,7 +31,7 @@ public final class EngineProbe {
      * length; set on an ordinary waiter, it shows the writers' half of the nap without the nap's clock.
      */
     public static void napping(Pipe p, boolean napping) {
-        core(p).napping = napping;
+        core(p).setNapping(napping);
     }
 
     /** Takes the pipe's lock, as a call would (for tests of contention). */
