@@ -50,11 +50,10 @@ public final class SpinningMutex extends ReentrantLock {
             if (!isLocked() && tryLock()) {
                 return true;
             }
-            if (pauses >= 16 && System.nanoTime() - start >= limit) {
-                return false;
-            }
             if (pauses < MAX_PAUSES) {
-                pauses <<= 1;
+                pauses <<= 1; // the first looks come within MAX_PAUSES * 2 pauses, too soon to read the clock
+            } else if (System.nanoTime() - start >= limit) {
+                return false;
             }
         }
     }
