@@ -295,6 +295,88 @@ class PolicyBehaviourTest {
         assertThat(a.join() + b.join()).isEqualTo(2 * PAGE);
     }
 
+    /**
+     * A batching pipe whose lock is held by this thread while one page is queued, and a platform reader that
+     * has arrived and parked for that lock: when the lock is let go, its read finds data at once, but the lock
+     * held and less than a batch, as in a stream of small writes whose two sides run at once.
+     *
+     * @param interrupted whether the reader calls read with its interrupt status set
+     */
+    private static Running<Integer> readerBehindTheLock(Pipe p, boolean interrupted) throws Exception {
+        return readerBehindTheLock(p, interrupted, false);
+    }
+
+    private static Running<Integer> readerBehindTheLock(Pipe p, boolean interrupted, boolean nonBlocking)
+            throws Exception {
+        p.reader().setNonBlocking(nonBlocking);
+        while (!readerBudget(p).batching()) {
+            readerBudget(p).spunIntoLock(true);
+        }
+        p.writer().write(filled(PAGE, 0));
+        dev.sluice.internal.engine.EngineProbe.lock(p);
+        try {
+            Running<Integer> r = start(ThreadKind.PLATFORM, () -> {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                try {
+                    return p.reader().read(new byte[SLOTS * PAGE]);
+                } finally {
+                    Thread.interrupted();
+                }
+            });
+            ConformanceSupport.awaitBlocked(r.thread(),
+                    () -> dev.sluice.internal.engine.EngineProbe.lockHasWaiters(p));
+            return r;
+        } finally {
+            dev.sluice.internal.engine.EngineProbe.unlock(p);
+        }
+    }
+
+    /**
+     * An adaptive pipe whose readers' naps last as long as the test's patience: a nap that the batch does not
+     * end outlasts the test's wait for the reader, so the test fails instead of racing the nap's clock.
+     */
+    private static Pipe longNapPipe() {
+        Pipe p = Pipe.open(PipeOptions.builder().spinBeforePark(Duration.ofNanos(20_000))
+                .spinPolicy(SpinPolicy.ADAPTIVE).build());
+        dev.sluice.internal.engine.EngineProbe.napFor(p, ConformanceSupport.PATIENCE.multipliedBy(2));
+        return p;
+    }
+
+    /**
+     * A batching platform reader whose read finds data but the lock held by a writer and less than a batch
+     * naps for the batch before it takes anything, and the write that completes the batch wakes it, though no
+     * write found the pipe empty. Before, such reads took each sliver as it came and the two sides traded the
+     * lock write by write, without the reader ever waiting, so it never batched.
+     */
+    @Test
+    void aBatchingReaderThatFindsTheLockHeldNapsForTheBatchAndTheBatchWakesIt() throws Exception {
+        Pipe p = longNapPipe();
+        Running<Integer> r = readerBehindTheLock(p, false);
+        ConformanceSupport.awaitBlockedReading(r.thread(), p, 1);
+        long wakeups = p.counters().readerWakeups();
+        for (int i = 1; i < 8; i++) {
+            p.writer().write(filled(PAGE, i));
+        }
+        assertThat(r.join()).as("the whole batch").isEqualTo(8 * PAGE);
+        assertThat(p.counters().readerWakeups() - wakeups).as("woken by the batch, not by the nap's end")
+                .isEqualTo(1);
+        assertThat(readerBudget(p).batching()).as("a nap the batch ended keeps the reader batching").isTrue();
+    }
+
+    /**
+     * Such a read with an interrupt pending, or on a nonblocking end, takes what is there at once: it must not
+     * throw, or return 0 as if the pipe were empty, with data queued.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void aReadThatWouldNapButIsInterruptedOrNonblockingTakesWhatIsThere(boolean interrupted) throws Exception {
+        Pipe p = longNapPipe();
+        Running<Integer> r = readerBehindTheLock(p, interrupted, !interrupted);
+        assertThat(r.join()).isEqualTo(PAGE);
+    }
+
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void aBatchingReaderStillGetsEveryByteOfSmallWrites(ThreadKind kind) throws Exception {

@@ -69,6 +69,8 @@ public final class PipeCore extends PipePadAfter {
     private final ReaderWakePolicy readerWakePolicy;
     private final WaitDiscipline discipline;
     private final long spinNanos;
+    /** A batching platform reader's nap ({@link #napForBatch}): {@value #NAP_SPINS} spins; tests lengthen it. */
+    private long napNanos;
     private final boolean timestamps;
     private final PageCharging charging;
     private int chargedPages;
@@ -110,6 +112,7 @@ public final class PipeCore extends PipePadAfter {
         this.charging = charging;
         this.timestamps = options.timestamps();
         this.spinNanos = options.spinBeforePark().toNanos();
+        this.napNanos = NAP_SPINS * Math.max(spinNanos, 1);
         this.lock = options.lockStrategy().newLock(options.spinBeforePark());
         this.wakePolicy = options.wakePolicy();
         this.readerWakePolicy = options.readerWakePolicy();
@@ -299,7 +302,8 @@ public final class PipeCore extends PipePadAfter {
      * Reads up to {@code total} bytes into {@code dst}. Returns -1 at end-of-stream (empty, no writers), 0 if
      * nonblocking and empty; otherwise waits for at least one byte and returns what is there, never waiting
      * to fill the buffer. A read that finds data it may copy under the lock is this one pass; the rest (an
-     * empty pipe, a bulk read that copies outside the lock, a broken gift) continues in a {@link ReadCall}.
+     * empty pipe, a bulk read that copies outside the lock, a broken gift, a lock found held, after which the
+     * read may nap for a batch first: {@link #napBeforeTaking}) continues in a {@link ReadCall}.
      */
     long read(InProcessReadEnd end, Object dst, int base, int count, long total) throws IOException {
         end.ensureOpen();
@@ -311,7 +315,7 @@ public final class PipeCore extends PipePadAfter {
         int before = ring.occupancy();
         long done;
         try {
-            boolean slow = end.isClosed() || ring.isEmpty() || readHeld()
+            boolean slow = end.isClosed() || ring.isEmpty() || readHeld() || lastContended
                     || SlotClaim.claimable(ring, total, writersWaiting()) > 0;
             done = slow ? -1 : takeBytes(dst, base, count, 0, total);
         } catch (RuntimeException | Error e) {
@@ -692,7 +696,7 @@ public final class PipeCore extends PipePadAfter {
      * waits again.
      */
     private WaitQueue.Outcome napForBatch(InProcessReadEnd end, long deadline) {
-        long until = System.nanoTime() + NAP_SPINS * Math.max(spinNanos, 1);
+        long until = System.nanoTime() + napNanos;
         if (deadline != 0 && deadline - until < 0) {
             until = deadline;
         }
@@ -702,6 +706,30 @@ public final class PipeCore extends PipePadAfter {
         } finally {
             setNapping(false);
         }
+    }
+
+    /**
+     * With the lock held, for a blocking read that found data at once: whether it should nap for a batch
+     * before it takes what is there. A platform reader that found the lock held by a writer and less than a
+     * batch queued is trading the lock with a writer of small chunks without ever waiting (the two run at
+     * once): that counts as a trade, as a spin into the held lock does, and once
+     * the reader is {@code batching()} such a read naps first ({@link #napForBatch}). A read with a pending
+     * interrupt or on a nonblocking end takes what is there.
+     */
+    boolean napBeforeTaking(InProcessReadEnd end) {
+        if (!lastContended || Thread.currentThread().isVirtual() || end.isNonBlocking()
+                || ring.occupancy() >= batchSlots() || Thread.currentThread().isInterrupted()) {
+            return false;
+        }
+        SpinBudget b = rdWait.spinBudget();
+        b.wokeIntoLock(true);
+        if (!b.batching()) {
+            return false;
+        }
+        // No write will find the ring empty, so none would owe this reader a wake-up: owe it one now, held
+        // back until the batch is queued ({@link #readersToWake}).
+        wakeDeferred = true;
+        return true;
     }
 
     /** A batching platform reader's nap, in spins before parking ({@link #napForBatch}). */
@@ -946,6 +974,16 @@ public final class PipeCore extends PipePadAfter {
         if (!ready.isEmpty()) {
             ready.fire(this);
         }
+    }
+
+    /** Sets the length of a batching reader's nap, before any reader uses the pipe: for tests. */
+    void napNanos(long nanos) {
+        napNanos = nanos;
+    }
+
+    /** @return whether a thread is parked for the lock (a mutex; always false for a spin lock): for tests */
+    boolean lockHasWaiters() {
+        return lock instanceof java.util.concurrent.locks.ReentrantLock m && m.hasQueuedThreads();
     }
 
     /** @return the readers' wait queue (for tests and diagnostics) */

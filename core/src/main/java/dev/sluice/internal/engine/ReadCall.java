@@ -7,13 +7,18 @@ import java.io.IOException;
  * outside the lock, or report a broken gift. Linux's {@code pipe_read} after its fast path.
  *
  * <p>A read returns as soon as it has a byte: it only ever waits while it has read nothing, so its step takes
- * what there is and is done, or asks to wait. On platform threads, a read of at least
- * {@link SlotClaim#MIN_BYTES} that finds as much queued takes whole slots off the ring and copies them after
- * letting go of the lock ({@link SlotClaim}); it wakes a writer for the freed room before it copies.
+ * what there is and is done, or asks to wait. The one exception is a batching platform reader that found the
+ * lock held and less than a batch queued: its first step asks to nap for the batch
+ * ({@link PipeCore#napBeforeTaking}), and the next takes what is there however the nap ended. On platform
+ * threads, a read of at least {@link SlotClaim#MIN_BYTES} that finds as much queued takes whole slots off the
+ * ring and copies them after letting go of the lock ({@link SlotClaim}); it wakes a writer for the freed room
+ * before it copies.
  */
 final class ReadCall extends Call {
     private final SlotClaim claim = new SlotClaim();
     private boolean claimed;
+    /** Before the call's first attempt: it may nap for a batch although data is there. */
+    private boolean fresh;
     private Object dst;
     private int base;
     private int count;
@@ -35,6 +40,7 @@ final class ReadCall extends Call {
         c.base = base;
         c.count = count;
         c.total = total;
+        c.fresh = true;
         return Blocking.run(c);
     }
 
@@ -47,7 +53,14 @@ final class ReadCall extends Call {
     int step() {
         PipeCore p = source;
         if (!p.hasData()) {
+            fresh = false;
             return p.atEndOfStream() ? done(-1) : WAIT_DATA;
+        }
+        if (fresh) {
+            fresh = false;
+            if (p.napBeforeTaking(in)) {
+                return WAIT_DATA;
+            }
         }
         // FULL_AT_START (Linux 5.5-6.13) samples "full" when the read starts and after every sleep.
         boolean fullAtStart = p.isFull();

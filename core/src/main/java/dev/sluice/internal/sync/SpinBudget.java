@@ -32,7 +32,9 @@ import dev.sluice.policy.SpinPolicy;
  *       alone and the reader takes a batch, its next waits park at once, with writers holding back the wake-up
  *       until a batch of pages is queued, for a few spins' time at most (a platform thread), or yield until
  *       such a batch is queued (a virtual one); a wait that ends with less than a page ends that
- *       ({@link #batchRanOut()});</li>
+ *       ({@link #batchRanOut()}). A platform reader whose reads find data but the lock held and less than a
+ *       batch trades too, without ever waiting ({@link #wokeIntoLock}): once batching, such a read naps for the
+ *       batch before it takes;</li>
  *   <li>virtual threads never spin: a spinning one holds a carrier that other virtual threads may need, and
  *       one that parks unmounts, which is cheap. A short spin did speed up a virtual ping-pong, but lost more
  *       on streams and hackbench (the spinner reads each page as it lands and trades the lock with the
@@ -147,13 +149,16 @@ public final class SpinBudget {
     private int tradedInARow;
 
     /**
-     * For a virtual reader, which never spins: what the pipe's lock was like when it woke, as
-     * {@link #spunIntoLock} records it for a spin (without counting a failed spin). A virtual reader woken by
-     * a writer of small chunks finds the lock held by that writer and a sliver of data; after
+     * A trade seen without a spin, as {@link #spunIntoLock} records one for a spin (without counting a failed
+     * spin). For a virtual reader, which never spins: what the pipe's lock was like when it woke. A virtual
+     * reader woken by a writer of small chunks finds the lock held by that writer and a sliver of data; after
      * {@value #TRADES_BEFORE_BATCHING} such wake-ups in a row it is {@link #batching()} too, and waits for a
-     * batch by yielding. A ping-pong's reader wakes to a free lock and never batches.
+     * batch by yielding. A ping-pong's reader wakes to a free lock and never batches. For a platform reader: a
+     * read that found data at once, but the lock held and less than a batch (the two sides run at once and
+     * trade the lock write by write without the reader ever waiting).
      *
-     * @param contended whether the lock was held when the woken reader took it, and less than a page waited
+     * @param contended whether the lock was held when the reader took it, and less than a page (a platform
+     *                  reader's read: a batch) waited
      */
     public void wokeIntoLock(boolean contended) {
         traded(contended);

@@ -39,6 +39,20 @@ public final class EngineProbe {
         core(p).lock();
     }
 
+    /**
+     * Lengthens (or shortens) the nap of the pipe's batching platform readers, which is otherwise five times the
+     * pipe's spin (at most 5 ms): so that a test can act during a nap without racing its end. Call it before
+     * any reader uses the pipe.
+     */
+    public static void napFor(Pipe p, java.time.Duration nap) {
+        core(p).napNanos(nap.toNanos());
+    }
+
+    /** @return whether a thread is parked waiting for the pipe's lock (a mutex) */
+    public static boolean lockHasWaiters(Pipe p) {
+        return core(p).lockHasWaiters();
+    }
+
     /** Releases the pipe's lock. */
     public static void unlock(Pipe p) {
         core(p).unlock();
