@@ -58,7 +58,12 @@ public final class WaitQueue {
         int tag;
         boolean queued;
         volatile boolean woken;
-        /** When a waker unparked this thread ({@link System#nanoTime()}), if the queue measures wake-up costs. */
+        /**
+         * Whether wakers time this thread's wake-up: only for a platform thread of a queue that measures wake-up
+         * costs. The cost sizes spins, and a virtual thread never spins, so its two clock reads would be wasted.
+         */
+        boolean timed;
+        /** When a waker unparked this thread ({@link System#nanoTime()}), if {@link #timed}. */
         long wokenAt;
     }
 
@@ -156,7 +161,7 @@ public final class WaitQueue {
         boolean picked;
         try {
             outcome = parkUntil(w, ready, deadlineNanos);
-            if (measureWakeCost && outcome == Outcome.WOKEN) {
+            if (w.timed && outcome == Outcome.WOKEN) {
                 // Written before the waker's volatile store to woken, which this thread has read.
                 long wokenAt = w.wokenAt;
                 spinBudget.woke(System.nanoTime() - wokenAt);
@@ -281,6 +286,7 @@ public final class WaitQueue {
                 w = new Waiter();
             }
             w.thread = me;
+            w.timed = measureWakeCost && !me.isVirtual();
             w.tag = tag;
             w.woken = false;
             w.queued = true;
@@ -384,7 +390,7 @@ public final class WaitQueue {
                 return 0;
             }
             unlink(w);
-            if (measureWakeCost) {
+            if (w.timed) {
                 w.wokenAt = System.nanoTime();
             }
             w.woken = true;
@@ -408,7 +414,7 @@ public final class WaitQueue {
         try {
             for (Waiter w = first; w != null; w = first) {
                 unlink(w);
-                if (measureWakeCost) {
+                if (w.timed) {
                     w.wokenAt = System.nanoTime();
                 }
                 w.woken = true;

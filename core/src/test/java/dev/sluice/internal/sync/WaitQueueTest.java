@@ -74,6 +74,27 @@ class WaitQueueTest {
         assertThat(q.wakeOne()).isZero();
     }
 
+    /**
+     * An adaptive queue times the wake-up of a platform waiter (the cost sizes its spins) and not that of a
+     * virtual one, which never spins: two clock reads per wake-up saved on the virtual threads' hot path.
+     */
+    @ParameterizedTest(name = "virtual={0}")
+    @ValueSource(booleans = {false, true})
+    void onlyAPlatformWaitersWakeUpIsTimed(boolean virtual) throws Exception {
+        WaitQueue q = new WaitQueue(dev.sluice.policy.SpinPolicy.ADAPTIVE);
+        AtomicReference<WaitQueue.Outcome> outcome = new AtomicReference<>();
+        Thread t = start(virtual, () -> outcome.set(q.await(() -> false, 0)));
+        awaitParked(t);
+        assertThat(q.wakeOne()).isEqualTo(1);
+        t.join();
+        assertThat(outcome.get()).isEqualTo(WaitQueue.Outcome.WOKEN);
+        if (virtual) {
+            assertThat(q.spinBudget().wakeCost()).as("not measured").isEqualTo(-1);
+        } else {
+            assertThat(q.spinBudget().wakeCost()).as("measured").isGreaterThanOrEqualTo(0);
+        }
+    }
+
     @Test
     void conditionAlreadyTrueReturnsReadyWithoutParking() {
         WaitQueue q = new WaitQueue();
