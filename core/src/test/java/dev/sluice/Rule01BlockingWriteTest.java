@@ -43,6 +43,9 @@ class Rule01BlockingWriteTest extends ConformanceTest {
             p.writer().close();
             return n;
         });
+        // The reader starts once the writer sleeps on the full pipe: with both running from the start, a reader
+        // that kept pace (or a spin that always succeeded) could leave the blocking path untested.
+        awaitBlockedWriting(writer.thread(), p, 1);
         Running<byte[]> reader = start(kind, () -> readToEnd(p.reader()));
 
         assertThat(writer.join()).as("a blocking write returns only when all bytes are in").isEqualTo(data.length);
