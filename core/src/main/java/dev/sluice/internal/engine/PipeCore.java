@@ -712,9 +712,10 @@ public final class PipeCore extends PipePadAfter {
      * With the lock held, for a blocking read that found data at once: whether it should nap for a batch
      * before it takes what is there. A platform reader that found the lock held by a writer and less than a
      * batch queued is trading the lock with a writer of small chunks without ever waiting (the two run at
-     * once): that counts as a trade, as a spin into the held lock does, and once
-     * the reader is {@code batching()} such a read naps first ({@link #napForBatch}). A read with a pending
-     * interrupt or on a nonblocking end takes what is there.
+     * once): that counts as a trade, as a spin into the held lock does, and once the reader is
+     * {@code batching()} such a read naps first ({@link #napForBatch}). A read with a pending interrupt or on
+     * a nonblocking end takes what is there (measured in docs/performance.md, "Reads that find the lock held
+     * batch too").
      */
     boolean napBeforeTaking(InProcessReadEnd end) {
         if (!lastContended || Thread.currentThread().isVirtual() || end.isNonBlocking()
