@@ -10,7 +10,9 @@ import java.util.WeakHashMap;
 /**
  * The Linux task of each platform thread the conformance tests start, so that a test can see a thread asleep in
  * a {@code futex} system call (the shared-memory pipe's {@code FUTEX_WAIT}), which Java shows as RUNNABLE.
- * Elsewhere than Linux nothing is known and no RUNNABLE thread counts as asleep.
+ * Only a process-shared futex counts: the JVM's own waits (a thread stopped at a safepoint, a VM lock) sleep
+ * in private ones ({@code FUTEX_PRIVATE_FLAG}), and such a thread is not asleep in the pipe. Elsewhere than
+ * Linux nothing is known and no RUNNABLE thread counts as asleep.
  */
 final class KernelTasks {
     private static final Path SELF = Path.of("/proc/thread-self");
@@ -39,11 +41,33 @@ final class KernelTasks {
         }
         try {
             String stat = Files.readString(task.resolve("stat"));
-            int end = stat.lastIndexOf(')'); // the name may hold spaces and parentheses
-            boolean s = end > 0 && end + 2 < stat.length() && stat.charAt(end + 2) == 'S';
-            return s && Files.readString(task.resolve("syscall")).startsWith(FUTEX);
+            return sleepingInSharedFutex(stat, Files.readString(task.resolve("syscall")));
         } catch (IOException e) {
             return false; // the task ended
+        }
+    }
+
+    /** {@code FUTEX_PRIVATE_FLAG}: set on the JVM's and glibc's own futex waits, never on a shared pipe's. */
+    private static final long FUTEX_PRIVATE_FLAG = 128;
+
+    /**
+     * @param stat    a task's {@code stat} line
+     * @param syscall its {@code syscall} line: the number, then the arguments in hex (address, operation, ...)
+     * @return whether the task sleeps (state {@code S}) in a process-shared {@code futex} call
+     */
+    static boolean sleepingInSharedFutex(String stat, String syscall) {
+        int end = stat.lastIndexOf(')'); // the name may hold spaces and parentheses
+        if (end <= 0 || end + 2 >= stat.length() || stat.charAt(end + 2) != 'S' || !syscall.startsWith(FUTEX)) {
+            return false;
+        }
+        String[] args = syscall.trim().split(" ");
+        if (args.length < 3 || !args[2].startsWith("0x")) {
+            return false;
+        }
+        try {
+            return (Long.parseUnsignedLong(args[2].substring(2), 16) & FUTEX_PRIVATE_FLAG) == 0;
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 }
