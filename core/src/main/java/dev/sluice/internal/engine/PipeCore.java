@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The state of one in-process pipe, shared by all of its ends, and the operations on it: the analogue of
@@ -723,7 +724,7 @@ public final class PipeCore extends PipePadAfter {
             return false;
         }
         SpinBudget b = rdWait.spinBudget();
-        b.wokeIntoLock(true);
+        b.tradedWithoutSpin(true);
         if (!b.batching()) {
             return false;
         }
@@ -804,7 +805,7 @@ public final class PipeCore extends PipePadAfter {
     private void readerWaited(SpinBudget b, WaitQueue.Outcome outcome, boolean sliver) {
         if (Thread.currentThread().isVirtual()) {
             // A virtual reader never spins, so its trades are learnt from its wake-ups instead.
-            b.wokeIntoLock(lastContended && sliver);
+            b.tradedWithoutSpin(lastContended && sliver);
         } else if (b.batching()) { // a nap ({@link #napForBatch})
             if (outcome == WaitQueue.Outcome.TIMED_OUT) {
                 b.napRanOut();
@@ -984,7 +985,7 @@ public final class PipeCore extends PipePadAfter {
 
     /** @return whether a thread is parked for the lock (a mutex; always false for a spin lock): for tests */
     boolean lockHasWaiters() {
-        return lock instanceof java.util.concurrent.locks.ReentrantLock m && m.hasQueuedThreads();
+        return lock instanceof ReentrantLock m && m.hasQueuedThreads();
     }
 
     /** @return the readers' wait queue (for tests and diagnostics) */

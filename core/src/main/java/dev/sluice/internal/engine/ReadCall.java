@@ -52,15 +52,13 @@ final class ReadCall extends Call {
     @Override
     int step() {
         PipeCore p = source;
+        boolean first = fresh;
+        fresh = false;
         if (!p.hasData()) {
-            fresh = false;
             return p.atEndOfStream() ? done(-1) : WAIT_DATA;
         }
-        if (fresh) {
-            fresh = false;
-            if (p.napBeforeTaking(in)) {
-                return WAIT_DATA;
-            }
+        if (first && p.napBeforeTaking(in)) {
+            return WAIT_DATA;
         }
         // FULL_AT_START (Linux 5.5-6.13) samples "full" when the read starts and after every sleep.
         boolean fullAtStart = p.isFull();

@@ -33,14 +33,14 @@ import dev.sluice.policy.SpinPolicy;
  *       until a batch of pages is queued, for a few spins' time at most (a platform thread), or yield until
  *       such a batch is queued (a virtual one); a wait that ends with less than a page ends that
  *       ({@link #batchRanOut()}). A platform reader whose reads find data but the lock held and less than a
- *       batch trades too, without ever waiting ({@link #wokeIntoLock}): once batching, such a read naps for the
- *       batch before it takes;</li>
+ *       batch trades too, without ever waiting ({@link #tradedWithoutSpin}): once batching, such a read naps
+ *       for the batch before it takes;</li>
  *   <li>virtual threads never spin: a spinning one holds a carrier that other virtual threads may need, and
  *       one that parks unmounts, which is cheap. A short spin did speed up a virtual ping-pong, but lost more
  *       on streams and hackbench (the spinner reads each page as it lands and trades the lock with the
  *       writer instead of taking a batch); yielding while spinning did no better. The pipe lock's spin
  *       ({@link SpinningMutex}) skips virtual threads too. A virtual reader does batch: its trades are learnt
- *       from its wake-ups ({@link #wokeIntoLock}), and it waits for a batch by yielding.</li>
+ *       from its wake-ups ({@link #tradedWithoutSpin}), and it waits for a batch by yielding.</li>
  * </ul>
  *
  * <p>The measurements behind these rules: {@code docs/performance.md}, "The spin before parking".
@@ -160,7 +160,7 @@ public final class SpinBudget {
      * @param contended whether the lock was held when the reader took it, and less than a page (a platform
      *                  reader's read: a batch) waited
      */
-    public void wokeIntoLock(boolean contended) {
+    public void tradedWithoutSpin(boolean contended) {
         traded(contended);
     }
 

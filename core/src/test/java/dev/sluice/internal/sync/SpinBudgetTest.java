@@ -135,21 +135,21 @@ class SpinBudgetTest {
     void aVirtualReaderLearnsToBatchFromWakeUpsThatFindTheLockHeld() {
         SpinBudget b = new SpinBudget(SpinPolicy.ADAPTIVE);
         for (int i = 1; i < SpinBudget.TRADES_BEFORE_BATCHING; i++) {
-            b.wokeIntoLock(true);
+            b.tradedWithoutSpin(true);
         }
-        b.wokeIntoLock(false); // a ping-pong's reader wakes to a free lock
+        b.tradedWithoutSpin(false); // a ping-pong's reader wakes to a free lock
         for (int i = 1; i < SpinBudget.TRADES_BEFORE_BATCHING; i++) {
-            b.wokeIntoLock(true);
+            b.tradedWithoutSpin(true);
         }
         assertThat(b.batching()).as("only trades in a row count").isFalse();
-        b.wokeIntoLock(true);
+        b.tradedWithoutSpin(true);
         assertThat(b.batching()).isTrue();
         assertThat(b.skip()).as("a wake-up is no failed spin").isZero();
         b.batchRanOut();
         assertThat(b.batching()).isFalse();
         SpinBudget fixed = new SpinBudget(SpinPolicy.FIXED);
         for (int i = 0; i < 10; i++) {
-            fixed.wokeIntoLock(true);
+            fixed.tradedWithoutSpin(true);
         }
         assertThat(fixed.batching()).isFalse();
     }
