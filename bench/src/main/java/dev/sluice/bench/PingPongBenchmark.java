@@ -176,6 +176,21 @@ public abstract class PingPongBenchmark {
         }
     }
 
+    /**
+     * Not a pipe: the floor under every blocking pipe's round trip on these threads, a bare park and unpark per
+     * direction ({@link Handoff}).
+     */
+    public static class Floor extends PingPongBenchmark {
+        /** Run by JMH. */
+        public Floor() {
+        }
+
+        @Override
+        Transport open() {
+            return new Handoff();
+        }
+    }
+
     /** Agrona's {@code OneToOneRingBuffer}: polls, cannot block. */
     @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
     public static class Agrona extends PingPongBenchmark {
