@@ -57,7 +57,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Fork(value = 1, jvmArgsPrepend = {"-Xmx1g"})
 public class ChannelTransferBenchmark {
     /** Where the pipe's pages live: {@code heap} or {@code direct} ({@link PageMemory}). */
     @Param({"heap", "direct"})

@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Fork(value = 1, jvmArgsPrepend = {"-Xmx1g"})
 public abstract class PingPongBenchmark {
     static final int ROUNDS = 1000;
 
@@ -192,7 +192,7 @@ public abstract class PingPongBenchmark {
     }
 
     /** Agrona's {@code OneToOneRingBuffer}: polls, cannot block. */
-    @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
+    @Fork(value = 1, jvmArgsPrepend = {"-Xmx1g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
     public static class Agrona extends PingPongBenchmark {
         /** Run by JMH. */
         public Agrona() {
@@ -228,7 +228,7 @@ public abstract class PingPongBenchmark {
      * The kernel pipe through Sluice's kernel module: {@code KernelPipe} (FFM, O_NONBLOCK descriptors and
      * the poller thread), heap arrays passed to read/write without a copy.
      */
-    @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
+    @Fork(value = 1, jvmArgsPrepend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
     public static class Kernel extends PingPongBenchmark {
         /** Run by JMH. */
         public Kernel() {

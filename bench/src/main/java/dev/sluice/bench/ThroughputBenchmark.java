@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(value = 1, jvmArgsPrepend = {"-Xmx2g"})
 public abstract class ThroughputBenchmark {
     /** Bytes per invocation. */
     static final int BATCH = 4 << 20;
@@ -214,7 +214,7 @@ public abstract class ThroughputBenchmark {
     }
 
     /** Agrona's {@code OneToOneRingBuffer}, 1 MiB, a message per write: polls, cannot block. */
-    @Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
+    @Fork(value = 1, jvmArgsPrepend = {"-Xmx2g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"})
     public static class Agrona extends ThroughputBenchmark {
         /** Run by JMH. */
         public Agrona() {
@@ -254,7 +254,7 @@ public abstract class ThroughputBenchmark {
      * The kernel pipe through Sluice's kernel module: {@code KernelPipe} (FFM, O_NONBLOCK descriptors and
      * the poller thread), heap arrays passed to read/write without a copy.
      */
-    @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
+    @Fork(value = 1, jvmArgsPrepend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
     public static class Kernel extends ThroughputBenchmark {
         /** Run by JMH. */
         public Kernel() {

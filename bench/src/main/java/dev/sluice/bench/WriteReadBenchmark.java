@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Fork(value = 1, jvmArgsPrepend = {"-Xmx1g"})
 public class WriteReadBenchmark {
     /** Bytes written and read back per operation. */
     @Param({"100", "4096", "65536"})
