@@ -84,6 +84,11 @@ public final class PipeCore extends PipePadAfter {
     private long emptyWakeups;
     private long spunWaits;
     private long contended;
+    /**
+     * Under the lock: the last lock found it held. Stored only when it changes: it shares a line with the
+     * engine's references, which every call of either side reads first (docs/performance.md, "A lock stores
+     * nothing the other side reads").
+     */
     private boolean lastContended;
 
     /**
@@ -158,7 +163,9 @@ public final class PipeCore extends PipePadAfter {
     /** Takes the lock, counting an acquisition that found it held (the 2023 spinlock-versus-mutex number). */
     void lock() {
         if (lock.tryLock()) {
-            lastContended = false;
+            if (lastContended) {
+                lastContended = false;
+            }
         } else {
             lock.lock();
             contended++;
@@ -169,7 +176,9 @@ public final class PipeCore extends PipePadAfter {
     /** @return whether the lock was free and is now held (the second lock of a two-pipe call) */
     boolean tryLock() {
         if (lock.tryLock()) {
-            lastContended = false;
+            if (lastContended) {
+                lastContended = false;
+            }
             return true;
         }
         return false;
