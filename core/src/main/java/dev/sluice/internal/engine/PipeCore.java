@@ -162,11 +162,7 @@ public final class PipeCore extends PipePadAfter {
 
     /** Takes the lock, counting an acquisition that found it held (the 2023 spinlock-versus-mutex number). */
     void lock() {
-        if (lock.tryLock()) {
-            if (lastContended) {
-                lastContended = false;
-            }
-        } else {
+        if (!tryLock()) {
             lock.lock();
             contended++;
             lastContended = true;
