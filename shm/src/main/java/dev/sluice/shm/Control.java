@@ -2,6 +2,7 @@ package dev.sluice.shm;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -56,6 +57,9 @@ final class Control {
     private final Watcher lockWatcher;
     private final Watcher readLockWatcher;
     private final Watcher writeLockWatcher;
+    /** {@code FUTEX_WAKE} calls this attachment made to sleeping readers and writers ({@code ShmPipe#counters()}). */
+    final LongAdder readerWakeups = new LongAdder();
+    final LongAdder writerWakeups = new LongAdder();
 
     Control(Region r) {
         this.r = r;
@@ -465,11 +469,15 @@ final class Control {
 
     /** Wakes one reader if any waits (or all): bumps the sequence first, so a reader about to sleep does not. */
     void wakeReaders(boolean all) {
-        wake(Layout.DATA_SEQ, Layout.DATA_WAITERS, all);
+        if (wake(Layout.DATA_SEQ, Layout.DATA_WAITERS, all)) {
+            readerWakeups.increment();
+        }
     }
 
     void wakeWriters(boolean all) {
-        wake(Layout.ROOM_SEQ, Layout.ROOM_WAITERS, all);
+        if (wake(Layout.ROOM_SEQ, Layout.ROOM_WAITERS, all)) {
+            writerWakeups.increment();
+        }
     }
 
     void wakeAll() {
@@ -477,11 +485,14 @@ final class Control {
         wakeWriters(true);
     }
 
-    private void wake(long seq, long waiters, boolean all) {
+    /** @return whether someone waited: a wake-up sent to a sleeper, which the counters count */
+    private boolean wake(long seq, long waiters, boolean all) {
         r.getAndAddInt(seq, 1); // a full fence: the change it announces is visible before the waiters are read
-        if (all || r.getInt(waiters) > 0) {
+        boolean someone = r.getInt(waiters) > 0;
+        if (all || someone) {
             r.setLong(Layout.wokenAt(seq), System.nanoTime()); // one clock read per wake, for the woken's budget
             Native.futexWake(r.base + seq, all ? Integer.MAX_VALUE : 1);
         }
+        return someone;
     }
 }

@@ -26,7 +26,10 @@ final class Ring {
     private static final int FLAGS = Layout.PACKET | Layout.CAN_MERGE;
     /**
      * Pages a pass copies between two visits to {@code LOCK} (16 KiB): a writer publishes, and a reader gives
-     * back, this often, so the other side works on the ring while this one copies.
+     * back, this often, so the other side works on the ring while this one copies. A side that spins sees each
+     * such store at once; one that sleeps is woken once, when the pass ends, as {@code pipe_read()} and
+     * {@code pipe_write()} wake the other side once per call: a wake-up per chunk would cost the sleeper a
+     * sleep per chunk when the machine is busy.
      */
     static final int CHUNK = 4;
     /** A pass that must be done holding its side's lock: it copies more than a page, or someone holds that lock. */
@@ -98,13 +101,14 @@ final class Ring {
             c.unlock();
         }
         if (n >= 0) {
-            afterRead(todo, true);
+            afterRead(todo);
             return n;
         }
         n = 0;
         int touched = 0;
         int freed = 0;
         int lastTaken = 0;
+        int wake = 0;
         while (touched < used && dst.remaining() > 0) {
             int w = r.slotWord(tail + touched); // published with a release store: its bytes are there
             int k = (int) Math.min(r.slotLength(tail + touched, w), dst.remaining());
@@ -116,23 +120,21 @@ final class Ring {
                 break; // one packet per read; what did not fit is dropped, as Linux does
             }
             if (touched - freed == CHUNK && touched < used && dst.remaining() > 0) {
-                giveBack(tail + freed, CHUNK, k, false); // whole pages: only the newest slot can grow
+                wake |= giveBack(tail + freed, CHUNK, k) & WAKE_WRITERS; // whole pages: only the newest can grow
                 freed = touched;
             }
         }
-        giveBack(tail + freed, touched - freed, lastTaken, true);
+        afterRead(wake | giveBack(tail + freed, touched - freed, lastTaken));
         return n;
     }
 
-    private void giveBack(int from, int count, int lastTaken, boolean end) throws ShmPipeFormatException {
-        int todo;
+    private int giveBack(int from, int count, int lastTaken) throws ShmPipeFormatException {
         c.lock();
         try {
-            todo = giveBackLocked(from, count, lastTaken);
+            return giveBackLocked(from, count, lastTaken);
         } finally {
             c.unlock();
         }
-        afterRead(todo, end);
     }
 
     /**
@@ -160,11 +162,11 @@ final class Ring {
         return (usedNow == r.layout.slots && freed > 0 ? WAKE_WRITERS : 0) | (usedNow > freed ? LEFT_DATA : 0);
     }
 
-    private void afterRead(int todo, boolean end) {
+    private void afterRead(int todo) {
         if ((todo & WAKE_WRITERS) != 0) {
             c.wakeWriters(false);
         }
-        if (end && (todo & LEFT_DATA) != 0 && r.getInt(Layout.DATA_WAITERS) > 0) {
+        if ((todo & LEFT_DATA) != 0 && r.getInt(Layout.DATA_WAITERS) > 0) {
             c.wakeReaders(false); // pass the baton: a reader woken for this data may have been someone else
         }
     }
@@ -238,13 +240,16 @@ final class Ring {
         }
         if (todo < 0) {
             int k = 0;
+            int wake = 0;
             while (src.remaining() > 0 && k < free) {
                 n += fill(src, head + k, packet);
                 k++;
                 if (k % CHUNK == 0 || src.remaining() == 0 || k == free) {
                     todo = publish(head + (k - 1) / CHUNK * CHUNK, head + k);
+                    wake |= todo & WAKE_READERS;
                 }
             }
+            todo |= wake;
         }
         if ((todo & WAKE_READERS) != 0) {
             c.wakeReaders(false); // pipe_write(): readers sleep only on an empty pipe
@@ -264,18 +269,12 @@ final class Ring {
     }
 
     private int publish(int from, int to) throws ShmPipeFormatException {
-        int todo;
         c.lock();
         try {
-            todo = publishLocked(from, to);
+            return publishLocked(from, to);
         } finally {
             c.unlock();
         }
-        if ((todo & WAKE_READERS) != 0) {
-            c.wakeReaders(false);
-            todo &= ~WAKE_READERS;
-        }
-        return todo;
     }
 
     /**

@@ -110,12 +110,8 @@ public final class ShmPipe implements Pipe {
     static final boolean DIRECT_FUTEX = Boolean.parseBoolean(System.getProperty("sluice.shm.directFutex", "true"));
     /** A direct sleep's slice where no pidfd tells of a dead peer: then the sleeper looks for the dead itself. */
     private static final long SLICE_NANOS = 100_000_000L;
-    /**
-     * The longest spin before a wait sleeps (none on one CPU): about what the fixed 2000-round spin this
-     * replaced took. How much of it a wait spins is the engine's {@link SpinBudget} (the pipe's
-     * {@link SpinPolicy}): while spins keep running out it parks at once, and virtual threads never spin.
-     */
-    private static final long SPIN_NANOS = Runtime.getRuntime().availableProcessors() > 1 ? 30_000L : 0;
+    /** Whether a wait may spin at all: on one CPU the thread it waits for cannot run while it spins. */
+    private static final boolean CAN_SPIN = Runtime.getRuntime().availableProcessors() > 1;
     /** A wake-up measured as longer than this is no wake-up of this sleep (see {@link Layout#DATA_WOKEN_AT}). */
     private static final long MAX_WAKE_NANOS = 10_000_000L;
     private static final int POLLIN = 0x1;
@@ -136,6 +132,12 @@ public final class ShmPipe implements Pipe {
     /** The spin of this attachment's readers' and writers' waits (each side learns its own). */
     private final SpinBudget readBudget;
     private final SpinBudget writeBudget;
+    /**
+     * The longest spin before a wait sleeps: the options' {@code spinBeforePark}, none on one CPU. How much of
+     * it a wait spins is the engine's {@link SpinBudget} (the options' {@link SpinPolicy}): while spins keep
+     * running out it parks at once, and virtual threads never spin.
+     */
+    private final long spinNanos;
     private final Instant created;
     /** {@code PEERS} as the {@link PeerWatch} last read it with the table (an int; never, before it first did). */
     private volatile long peersSeen = Long.MIN_VALUE;
@@ -170,9 +172,10 @@ public final class ShmPipe implements Pipe {
     private final LongAdder readCalls = new LongAdder();
     private final LongAdder readerWaits = new LongAdder();
     private final LongAdder writerWaits = new LongAdder();
+    private final LongAdder spunWaits = new LongAdder();
 
     private ShmPipe(Region region, Control control, Path path, long counts, boolean nbRead, boolean nbWrite,
-                    boolean packet, SpinPolicy spin) {
+                    boolean packet, PipeOptions spin) {
         this.region = region;
         this.control = control;
         this.ring = new Ring(region, control);
@@ -184,8 +187,9 @@ public final class ShmPipe implements Pipe {
         this.localHandles = new AtomicInteger((r ? 1 : 0) + (w ? 1 : 0));
         this.dataWatcher = new Watcher(this, Layout.DATA_SEQ);
         this.roomWatcher = new Watcher(this, Layout.ROOM_SEQ);
-        this.readBudget = new SpinBudget(spin);
-        this.writeBudget = new SpinBudget(spin);
+        this.readBudget = new SpinBudget(spin.spinPolicy());
+        this.writeBudget = new SpinBudget(spin.spinPolicy());
+        this.spinNanos = CAN_SPIN ? spin.spinBeforePark().toNanos() : 0;
         this.created = Instant.ofEpochMilli(region.getLong(Layout.OFF_CREATED));
         joinSiblings(); // last: the others may settle this attachment's futures from here on
     }
@@ -317,7 +321,7 @@ public final class ShmPipe implements Pipe {
         long counts = 1 | 1L << 32;
         c.register(counts);
         ShmPipe p = new ShmPipe(region, c, path, counts, options.nonBlockingRead(), options.nonBlockingWrite(),
-                options.packetMode(), options.spinPolicy());
+                options.packetMode(), options);
         p.maxCapacity = Math.max(options.maxCapacity(), p.capacity());
         return p;
     }
@@ -338,8 +342,9 @@ public final class ShmPipe implements Pipe {
 
     /**
      * What of {@code options} a shared pipe cannot do, one reason per item; empty if it can do all. The
-     * spin policy is honoured (this attachment's waits spin as it says; one that attaches or claims uses the
-     * system default); the wake-up and lock policies of the in-process engine do not change what a caller can
+     * spin policy and {@code spinBeforePark} are honoured (this attachment's waits spin as they say; one that
+     * attaches or claims uses the system defaults, {@code -Dsluice.spinPolicy} and {@code -Dsluice.spinBeforePark});
+     * the wake-up and lock policies of the in-process engine do not change what a caller can
      * observe, and are ignored.
      *
      * @param options the options to check
@@ -372,7 +377,7 @@ public final class ShmPipe implements Pipe {
             long counts = 1 | 1L << 32;
             c.register(counts);
             return new ShmPipe(region, c, path, counts, false, false, false,
-                        PipeOptions.defaults().spinPolicy());
+                        PipeOptions.defaults());
         } catch (IOException | RuntimeException e) {
             region.close();
             throw e;
@@ -400,7 +405,7 @@ public final class ShmPipe implements Pipe {
                 long counts = c.claim();
                 if (counts >= 0) {
                     return new ShmPipe(region, c, path, counts, false, false, false,
-                            PipeOptions.defaults().spinPolicy());
+                            PipeOptions.defaults());
                 }
                 if (System.nanoTime() - start >= waitNanos) {
                     throw new IOException("ShmPipe.claim: nothing was handed over to process " + Procs.selfPid()
@@ -757,12 +762,13 @@ public final class ShmPipe implements Pipe {
         // or the sleep ends it is the scheduler's choice.
         (read ? readerWaits : writerWaits).increment();
         SpinBudget budget = read ? readBudget : writeBudget;
-        long spin = budget.next(SPIN_NANOS, t.isVirtual());
+        long spin = budget.next(spinNanos, t.isVirtual());
         long spunFrom = 0;
         if (spin > 0) {
             long start = System.nanoTime();
             if (WaitQueue.spinUntil(() -> ready(read), spin, deadline.nanos(), start)) {
                 budget.succeeded();
+                spunWaits.increment();
                 return;
             }
             budget.failed();
@@ -844,7 +850,7 @@ public final class ShmPipe implements Pipe {
         }
         budget.woke(cost);
         if (spunFrom != 0) {
-            budget.missed(at - spunFrom, SPIN_NANOS);
+            budget.missed(at - spunFrom, spinNanos);
         }
     }
 
@@ -953,10 +959,16 @@ public final class ShmPipe implements Pipe {
                 Region.readers(h), Region.writers(h), created, created, created);
     }
 
+    /**
+     * {@inheritDoc} This attachment's counts: bytes, calls, waits, waits its spin ended, and wake-ups as the
+     * {@code FUTEX_WAKE} calls it made for the other side's sleepers (a wake-up for a side that only spins
+     * costs a store, and is not counted). Empty wake-ups, lock contention, pages and the peak are -1.
+     */
     @Override
     public PipeCounters counters() {
         return new PipeCounters(bytesWritten.sum(), bytesRead.sum(), writeCalls.sum(), readCalls.sum(),
-                readerWaits.sum(), writerWaits.sum(), -1, -1, -1, -1, -1, -1, -1, -1);
+                readerWaits.sum(), writerWaits.sum(), control.readerWakeups.sum(), control.writerWakeups.sum(), -1,
+                spunWaits.sum(), -1, -1, -1, -1);
     }
 
     @Override
@@ -967,6 +979,9 @@ public final class ShmPipe implements Pipe {
         readCalls.reset();
         readerWaits.reset();
         writerWaits.reset();
+        spunWaits.reset();
+        control.readerWakeups.reset();
+        control.writerWakeups.reset();
     }
 
     @Override

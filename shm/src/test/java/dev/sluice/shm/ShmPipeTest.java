@@ -327,6 +327,52 @@ class ShmPipeTest {
         assertThat(b.counters().readerWaits()).isEqualTo(1);
     }
 
+    /**
+     * A sleeping side is woken once per pass of the other side, when the pass ends, as {@code pipe_write()} and
+     * {@code pipe_read()} wake once per call. A 1 MiB write into the empty ring publishes every 16 KiB as it
+     * goes, which a spinning reader sees, but a reader asleep is woken once, after the last page, and takes the
+     * whole megabyte in one read; a 1 MiB read from the full ring gives back every 16 KiB, and the writer asleep
+     * on it is woken once and refills the ring in one pass: one wait. Woken at the first 16 KiB instead, as
+     * before, the sleeper ran while the other side still copied (a wake-up takes longer than 16 KiB's copy, not
+     * than a megabyte's), took part and slept again. The counters count {@code FUTEX_WAKE} calls to sleepers.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aSleepingSideIsWokenOncePerPassOfTheOther(boolean virtual) throws Exception {
+        close();
+        int mib = 1 << 20;
+        open(PipeOptions.builder().capacity(mib).spinBeforePark(Duration.ZERO).build()); // waits sleep at once
+        byte[] data = new byte[mib];
+        new java.util.Random(17).nextBytes(data);
+        Async<byte[]> reader = Async.start(virtual, () -> {
+            byte[] got = new byte[mib];
+            return java.util.Arrays.copyOf(got, in.read(got));
+        });
+        awaitAsleep(b, true);
+        out.write(data);
+        byte[] took = reader.get();
+        assertThat(took.length).as("bytes the woken reader took in its one read").isEqualTo(mib);
+        assertThat(took).isEqualTo(data);
+        assertThat(a.counters().readerWakeups()).as("FUTEX_WAKE calls to the reader").isEqualTo(1);
+        assertThat(b.counters().readerWaits()).isEqualTo(1);
+
+        out.write(data); // fills the ring; no one waits, so no wake-up
+        Async<Integer> writer = Async.start(virtual, () -> {
+            out.write(data);
+            return 0;
+        });
+        awaitAsleep(a, false);
+        byte[] got = new byte[mib];
+        assertThat(in.read(got)).isEqualTo(mib);
+        writer.get();
+        assertThat(b.counters().writerWakeups()).as("FUTEX_WAKE calls to the writer").isEqualTo(1);
+        assertThat(a.counters().writerWaits()).as("the writer's waits: woken once, it wrote the rest in one pass")
+                .isEqualTo(1);
+        assertThat(a.counters().readerWakeups()).isEqualTo(1);
+        assertThat(in.read(got)).isEqualTo(mib);
+        assertThat(got).isEqualTo(data);
+    }
+
     @Test
     void capacityIsFixed() {
         assertThat(a.capacity()).isEqualTo(65536);
@@ -341,6 +387,35 @@ class ShmPipeTest {
     }
 
     /** Waits until a thread of this JVM is blocked on the pipe's side (the count the waker reads). */
+    /**
+     * Waits until a thread of this JVM sleeps in {@code FUTEX_WAIT} on the pipe's data (or room) word: the
+     * sleeper itself, or the watcher that sleeps for a virtual one ({@code /proc/self/task/<tid>/syscall} names
+     * the call and its first argument, the word's address). {@link #awaitBlocked} sees the waiter counted, which
+     * it is a moment before it sleeps, and a change in that moment ends the wait without a sleep.
+     */
+    static void awaitAsleep(ShmPipe p, boolean read) throws Exception {
+        String call = Native.SYS_FUTEX + " 0x" + Long.toHexString(p.region.base
+                + (read ? Layout.DATA_SEQ : Layout.ROOM_SEQ)) + " ";
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+                if (tasks.anyMatch(t -> {
+                    try {
+                        return java.nio.file.Files.readString(t.resolve("syscall")).startsWith(call);
+                    } catch (IOException e) {
+                        return false; // the thread has ended
+                    }
+                })) {
+                    return;
+                }
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError("no thread asleep in " + call);
+            }
+            Thread.sleep(1);
+        }
+    }
+
     static void awaitBlocked(ShmPipe p, boolean read) throws InterruptedException {
         long word = read ? Layout.DATA_WAITERS : Layout.ROOM_WAITERS;
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

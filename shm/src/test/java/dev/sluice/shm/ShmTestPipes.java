@@ -119,8 +119,9 @@ public final class ShmTestPipes implements PipeFactory.Source {
             PipeCounters w = writeSide.counters();
             return new PipeCounters(r.bytesWritten() + w.bytesWritten(), r.bytesRead() + w.bytesRead(),
                     r.writeCalls() + w.writeCalls(), r.readCalls() + w.readCalls(),
-                    r.readerWaits() + w.readerWaits(), r.writerWaits() + w.writerWaits(), -1, -1, -1, -1, -1, -1,
-                    -1, -1);
+                    r.readerWaits() + w.readerWaits(), r.writerWaits() + w.writerWaits(),
+                    r.readerWakeups() + w.readerWakeups(), r.writerWakeups() + w.writerWakeups(), -1,
+                    r.spunWaits() + w.spunWaits(), -1, -1, -1, -1);
         }
 
         @Override
