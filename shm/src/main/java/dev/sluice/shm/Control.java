@@ -467,7 +467,14 @@ final class Control {
         }
     }
 
-    /** Wakes one reader if any waits (or all): bumps the sequence first, so a reader about to sleep does not. */
+    /**
+     * Wakes the readers asleep if any waits ({@code all}: even if none is counted): bumps the sequence first, so
+     * a reader about to sleep does not. Every thread asleep on the word is woken, not one: a sleeper may be a
+     * watcher whose waiters are {@code whenReady()} futures, or one lingering with none, which take no bytes and
+     * cannot know that a reader beside them needed the wake-up (woken one at a time, such a reader slept on to
+     * its safety bound). Several readers asleep at once all wake, as Linux's pipes did before 5.5's exclusive
+     * waits; one reader, the usual case, costs the same.
+     */
     void wakeReaders(boolean all) {
         if (wake(Layout.DATA_SEQ, Layout.DATA_WAITERS, all)) {
             readerWakeups.increment();
@@ -491,7 +498,7 @@ final class Control {
         boolean someone = r.getInt(waiters) > 0;
         if (all || someone) {
             r.setLong(Layout.wokenAt(seq), System.nanoTime()); // one clock read per wake, for the woken's budget
-            Native.futexWake(r.base + seq, all ? Integer.MAX_VALUE : 1);
+            Native.futexWake(r.base + seq, Integer.MAX_VALUE);
         }
         return someone;
     }

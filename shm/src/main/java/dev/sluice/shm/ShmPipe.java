@@ -344,8 +344,9 @@ public final class ShmPipe implements Pipe {
      * What of {@code options} a shared pipe cannot do, one reason per item; empty if it can do all. The
      * spin policy and {@code spinBeforePark} are honoured (this attachment's waits spin as they say; one that
      * attaches or claims uses the system defaults, {@code -Dsluice.spinPolicy} and {@code -Dsluice.spinBeforePark});
-     * the wake-up and lock policies of the in-process engine do not change what a caller can
-     * observe, and are ignored.
+     * the wake-up and lock policies of the in-process engine, its page pool ({@code poolPages},
+     * {@code poolRotation}) and {@code pageMemory} do not change what a caller can observe, and are ignored: the
+     * ring's pages are the shared mapping's, made whole with the pipe.
      *
      * @param options the options to check
      * @return the reasons, empty if none

@@ -373,6 +373,38 @@ class ShmPipeTest {
         assertThat(got).isEqualTo(data);
     }
 
+    /**
+     * A change wakes every thread asleep on its word. A {@code whenReady()} future's watcher, asleep on the data
+     * word before a blocked reader, took the one thread {@code FUTEX_WAKE(1)} woke: it completed the future, and
+     * the reader slept on until its 5 s safety bound (the shm run of core's {@code Rule12ReadinessTest} took 5 s
+     * a case) or its timeout. Here the timeout is 4 s, and a read that returns only after 2 s (it takes
+     * milliseconds when woken) was not woken by the write.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aWriteWakesABlockedReaderBesideAFuturesWatcher(boolean virtual) throws Exception {
+        CompletableFuture<dev.sluice.Readiness> ready = in.whenReady();
+        awaitAsleep(b, true, 1);
+        in.setTimeout(Duration.ofSeconds(4));
+        long[] returned = new long[1];
+        Async<Integer> reader = Async.start(virtual, () -> {
+            int n = in.read(new byte[8]);
+            returned[0] = System.nanoTime();
+            return n;
+        });
+        awaitBlocked(b, true);
+        if (!virtual) {
+            awaitAsleep(b, true, 2); // the platform reader sleeps in the futex itself, behind the watcher
+        }
+        long wrote = System.nanoTime();
+        out.write(new byte[] {1, 2, 3});
+        assertThat(reader.get()).isEqualTo(3);
+        assertThat(Duration.ofNanos(returned[0] - wrote)).as("the read's return after the write: woken by it, not by"
+                + " its 4 s timeout").isLessThan(Duration.ofSeconds(2));
+        out.write(new byte[] {4}); // the reader may have taken the bytes before the future looked: readiness is now
+        assertThat(ready.get(10, TimeUnit.SECONDS).readable()).isTrue();
+    }
+
     @Test
     void capacityIsFixed() {
         assertThat(a.capacity()).isEqualTo(65536);
@@ -394,18 +426,23 @@ class ShmPipeTest {
      * it is a moment before it sleeps, and a change in that moment ends the wait without a sleep.
      */
     static void awaitAsleep(ShmPipe p, boolean read) throws Exception {
+        awaitAsleep(p, read, 1);
+    }
+
+    /** As {@link #awaitAsleep(ShmPipe, boolean)}, until {@code threads} threads sleep there. */
+    static void awaitAsleep(ShmPipe p, boolean read, int threads) throws Exception {
         String call = Native.SYS_FUTEX + " 0x" + Long.toHexString(p.region.base
                 + (read ? Layout.DATA_SEQ : Layout.ROOM_SEQ)) + " ";
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {
             try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
-                if (tasks.anyMatch(t -> {
+                if (tasks.filter(t -> {
                     try {
                         return java.nio.file.Files.readString(t.resolve("syscall")).startsWith(call);
                     } catch (IOException e) {
                         return false; // the thread has ended
                     }
-                })) {
+                }).count() >= threads) {
                     return;
                 }
             }
