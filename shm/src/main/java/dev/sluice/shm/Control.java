@@ -472,8 +472,8 @@ final class Control {
      * a reader about to sleep does not. Every thread asleep on the word is woken, not one: a sleeper may be a
      * watcher whose waiters are {@code whenReady()} futures, or one lingering with none, which take no bytes and
      * cannot know that a reader beside them needed the wake-up (woken one at a time, such a reader slept on to
-     * its safety bound). Several readers asleep at once all wake, as Linux's pipes did before 5.5's exclusive
-     * waits; one reader, the usual case, costs the same.
+     * its safety bound). Several readers asleep at once all wake, as Linux's pipes did before 5.6's exclusive
+     * waits (a herd where many wait, as a make jobserver's do); one reader, the usual case, costs the same.
      */
     void wakeReaders(boolean all) {
         if (wake(Layout.DATA_SEQ, Layout.DATA_WAITERS, all)) {

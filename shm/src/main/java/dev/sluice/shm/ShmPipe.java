@@ -175,7 +175,7 @@ public final class ShmPipe implements Pipe {
     private final LongAdder spunWaits = new LongAdder();
 
     private ShmPipe(Region region, Control control, Path path, long counts, boolean nbRead, boolean nbWrite,
-                    boolean packet, PipeOptions spin) {
+                    boolean packet, PipeOptions options) {
         this.region = region;
         this.control = control;
         this.ring = new Ring(region, control);
@@ -187,11 +187,16 @@ public final class ShmPipe implements Pipe {
         this.localHandles = new AtomicInteger((r ? 1 : 0) + (w ? 1 : 0));
         this.dataWatcher = new Watcher(this, Layout.DATA_SEQ);
         this.roomWatcher = new Watcher(this, Layout.ROOM_SEQ);
-        this.readBudget = new SpinBudget(spin.spinPolicy());
-        this.writeBudget = new SpinBudget(spin.spinPolicy());
-        this.spinNanos = CAN_SPIN ? spin.spinBeforePark().toNanos() : 0;
+        this.readBudget = new SpinBudget(options.spinPolicy());
+        this.writeBudget = new SpinBudget(options.spinPolicy());
+        this.spinNanos = CAN_SPIN ? options.spinBeforePark().toNanos() : 0;
         this.created = Instant.ofEpochMilli(region.getLong(Layout.OFF_CREATED));
         joinSiblings(); // last: the others may settle this attachment's futures from here on
+    }
+
+    /** {@return the longest spin of this attachment's waits, in nanoseconds} */
+    long spinNanos() {
+        return spinNanos;
     }
 
     /** Adds this attachment to this JVM's attachments of its memory, and tells every one of them. */

@@ -405,6 +405,23 @@ class ShmPipeTest {
         assertThat(ready.get(10, TimeUnit.SECONDS).readable()).isTrue();
     }
 
+    /**
+     * The options' {@code spinBeforePark} is how long a wait may spin before it sleeps (it was a fixed 30 µs);
+     * an attachment that joins takes the system default. Which of the two ends a given wait is the scheduler's
+     * choice, so this looks at what each attachment was given.
+     */
+    @Test
+    void spinBeforeParkIsTheOptionsAndAJoinerTakesTheDefault() throws Exception {
+        close();
+        open(PipeOptions.builder().spinBeforePark(Duration.ofNanos(700_000)).build());
+        boolean canSpin = Runtime.getRuntime().availableProcessors() > 1;
+        assertThat(a.spinNanos()).isEqualTo(canSpin ? 700_000 : 0);
+        assertThat(b.spinNanos()).isEqualTo(canSpin ? PipeOptions.defaults().spinBeforePark().toNanos() : 0);
+        close();
+        open(PipeOptions.builder().spinBeforePark(Duration.ZERO).build());
+        assertThat(a.spinNanos()).isZero();
+    }
+
     @Test
     void capacityIsFixed() {
         assertThat(a.capacity()).isEqualTo(65536);
