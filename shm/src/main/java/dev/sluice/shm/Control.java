@@ -168,7 +168,7 @@ final class Control {
 
     /** @return whether a whole slice passed with the lock word still at {@code v} (time to look at the owner) */
     private boolean parkOn(Watcher w, long word, int v) {
-        Watcher.Waiter me = w.register(v);
+        Watcher.Waiter me = w.register(v, true);
         try {
             if (r.getInt(word) != v) {
                 return false; // changed before the watcher could have seen us registered
@@ -468,12 +468,10 @@ final class Control {
     }
 
     /**
-     * Wakes the readers asleep if any waits ({@code all}: even if none is counted): bumps the sequence first, so
-     * a reader about to sleep does not. Every thread asleep on the word is woken, not one: a sleeper may be a
-     * watcher whose waiters are {@code whenReady()} futures, or one lingering with none, which take no bytes and
-     * cannot know that a reader beside them needed the wake-up (woken one at a time, such a reader slept on to
-     * its safety bound). Several readers asleep at once all wake, as Linux's pipes did before 5.6's exclusive
-     * waits (a herd where many wait, as a make jobserver's do); one reader, the usual case, costs the same.
+     * Wakes one reader asleep if any waits ({@code all}: every one, even if none is counted): bumps the sequence
+     * first, so a reader about to sleep does not. Readers wait exclusively, as Linux's do since 5.6 (a make
+     * jobserver's many readers are not all woken for one token); a watcher woken with no waiter that takes
+     * bytes passes the wake-up on ({@link Watcher}).
      */
     void wakeReaders(boolean all) {
         if (wake(Layout.DATA_SEQ, Layout.DATA_WAITERS, all)) {
@@ -498,7 +496,7 @@ final class Control {
         boolean someone = r.getInt(waiters) > 0;
         if (all || someone) {
             r.setLong(Layout.wokenAt(seq), System.nanoTime()); // one clock read per wake, for the woken's budget
-            Native.futexWake(r.base + seq, Integer.MAX_VALUE);
+            Native.futexWake(r.base + seq, all ? Integer.MAX_VALUE : 1);
         }
         return someone;
     }

@@ -129,7 +129,7 @@ abstract sealed class ShmEnd extends EndBase permits ShmReadEnd, ShmWriteEnd {
             while (!f.isDone()) {
                 int seq = r.getInt(word);
                 pipe.settle();
-                Watcher.Waiter me = w.register(seq);
+                Watcher.Waiter me = w.register(seq, false); // a future: it takes nothing
                 try {
                     if (r.getInt(word) == seq && !f.isDone()) {
                         LockSupport.parkNanos(this, Watcher.SAFETY_NANOS); // bound: as ShmPipe.park's

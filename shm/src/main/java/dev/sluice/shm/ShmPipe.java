@@ -867,7 +867,7 @@ public final class ShmPipe implements Pipe {
      */
     private boolean park(boolean read, int seq, Deadline deadline, long seqWord) {
         Watcher w = read ? dataWatcher : roomWatcher;
-        Watcher.Waiter me = w.register(seq);
+        Watcher.Waiter me = w.register(seq, true);
         try {
             if (region.getInt(seqWord) != seq || ready(read)) {
                 return false; // changed before the watcher could have seen us registered

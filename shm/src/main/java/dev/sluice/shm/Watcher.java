@@ -24,6 +24,11 @@ import java.util.concurrent.locks.LockSupport;
  * dead-peer scan when a whole 100 ms slice passes with nothing happening, as before the peer watch. The
  * watcher ends after a few idle slices with nobody registered (the next registration starts another).
  *
+ * <p><b>A wake-up it cannot use it passes on.</b> A change wakes one sleeper on the word (readers wait
+ * exclusively, as Linux's since 5.6), and that may be this watcher while it has no waiter that takes bytes or
+ * room: only {@code whenReady()} futures, or nobody while it lingers. Woken so, it wakes the next sleeper, which
+ * may be a blocked reader of this or another process; without that, the reader slept on to its safety bound.
+ *
  * <p><b>For a lock word</b> ({@code LOCK}, {@code READ_LOCK}, {@code WRITE_LOCK}; made by {@link Control}) it does
  * the same for virtual threads waiting for the lock, so that they park rather than pin a carrier in
  * {@code FUTEX_WAIT}. An unlock wakes one futex sleeper, which may be this watcher: woken, it unparks all its
@@ -49,8 +54,11 @@ final class Watcher implements Runnable {
     private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean running = new AtomicBoolean();
 
-    /** A parked thread and the sequence value it went to sleep on. */
-    record Waiter(Thread thread, int seq) {
+    /**
+     * A parked thread and the sequence value it went to sleep on; {@code takes} if it waits to take bytes, room
+     * or the lock (a blocked call), not only to learn of a change (a future).
+     */
+    record Waiter(Thread thread, int seq, boolean takes) {
     }
 
     Watcher(ShmPipe pipe, long word) {
@@ -68,9 +76,13 @@ final class Watcher implements Runnable {
         this.word = lockWord;
     }
 
-    /** Registers the calling thread, which parks next (and deregisters when it wakes). */
-    Waiter register(int seq) {
-        Waiter w = new Waiter(Thread.currentThread(), seq);
+    /**
+     * Registers the calling thread, which parks next (and deregisters when it wakes).
+     *
+     * @param takes whether it waits to take what the change brings (a blocked call), not only to see it
+     */
+    Waiter register(int seq, boolean takes) {
+        Waiter w = new Waiter(Thread.currentThread(), seq, takes);
         waiters.add(w);
         if (!running.get() && running.compareAndSet(false, true)) {
             Thread.ofPlatform().daemon(true).name(lock ? "sluice-shm-lock-watcher" : "sluice-shm-watcher").start(this);
@@ -95,8 +107,10 @@ final class Watcher implements Runnable {
             for (;;) {
                 int cur = r.getInt(word);
                 boolean any = false;
+                boolean takers = false;
                 for (Waiter w : waiters) {
                     any = true;
+                    takers |= w.takes;
                     if (w.seq != cur || (lock && woken)) {
                         LockSupport.unpark(w.thread);
                     }
@@ -106,8 +120,8 @@ final class Watcher implements Runnable {
                     running.set(false);
                     return;
                 }
-                if (lock && woken && !any) {
-                    Native.futexWake(r.base + word, 1); // an unlock's wake-up meant for a sleeper: pass it on
+                if (woken && !takers) {
+                    Native.futexWake(r.base + word, 1); // a wake-up meant for a sleeper that takes: pass it on
                 }
                 idle = any ? 0 : idle + 1;
                 if (idle > (lock ? 0 : LINGER_SLICES)) {

@@ -374,11 +374,11 @@ class ShmPipeTest {
     }
 
     /**
-     * A change wakes every thread asleep on its word. A {@code whenReady()} future's watcher, asleep on the data
-     * word before a blocked reader, took the one thread {@code FUTEX_WAKE(1)} woke: it completed the future, and
-     * the reader slept on until its 5 s safety bound (the shm run of core's {@code Rule12ReadinessTest} took 5 s
-     * a case) or its timeout. Here the timeout is 4 s, and a read that returns only after 2 s (it takes
-     * milliseconds when woken) was not woken by the write.
+     * A watcher woken with no waiter that takes bytes passes the wake-up on. A {@code whenReady()} future's
+     * watcher, asleep on the data word before a blocked reader, took the one thread {@code FUTEX_WAKE(1)} woke:
+     * it completed the future, and the reader slept on until its 5 s safety bound (the shm run of core's
+     * {@code Rule12ReadinessTest} took 5 s a case) or its timeout. Here the timeout is 4 s, and a read that
+     * returns only after 2 s (it takes milliseconds when woken) was not woken by the write.
      */
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
