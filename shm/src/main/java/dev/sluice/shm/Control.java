@@ -18,12 +18,13 @@ import java.util.concurrent.locks.LockSupport;
  * a recycled entry's new owner a different token, so a late thief cannot steal from a live one), and reclaims
  * the dead before going on.
  *
- * <p><b>Why a dead owner leaves nothing half done.</b> Every change made under the lock becomes visible with
+ * <p><b>Why a dead owner leaves nothing half done.</b> Every change made under a lock becomes visible with
  * one store of one word: a write copies its bytes into the page first and only then publishes them (the slot
- * word, then {@code HEAD_TAIL}); a read copies out first and only then advances the slot word or the tail; a
- * handle count changes the entry's {@code COUNTS} word, and {@code HANDLES} is recomputed from all entries
- * (never incremented), by the next owner too. So bytes that a writer killed in mid-copy had not published are
- * never delivered, and a record of at most {@code PIPE_BUF} bytes is published whole or not at all.
+ * word, then {@code HEAD}, holding {@code WRITE_LOCK}); a read copies out first and only then advances the slot
+ * word or {@code TAIL} (holding {@code READ_LOCK}); a handle count changes the entry's {@code COUNTS} word, and
+ * {@code HANDLES} is recomputed from all entries (never incremented), by the next owner of {@code LOCK} too.
+ * So bytes that a writer killed in mid-copy had not published are never delivered, and a record of at most
+ * {@code PIPE_BUF} bytes is published whole or not at all.
  *
  * <p><b>Process table.</b> An entry is claimed (its {@code ID} set to the process's identity) and freed only
  * under the lock. Reclaiming frees every entry whose process is gone, with its handles, and wakes every waiter
@@ -34,12 +35,12 @@ final class Control {
     private static final int REGISTRANT = 0xFF;
     private static final int GEN_MASK = 0x7F_FFFF;
     /**
-     * Spins before a lock waiter sleeps: {@code LOCK} is held for at most one page's copy (larger passes copy
-     * without it), a side's lock for one pass of that side.
+     * Spins before a lock waiter sleeps: {@code LOCK} is held to change the process table, a side's lock for
+     * one pass of that side ({@code READ_LOCK} also for a writer's merge of at most a page).
      */
     private static final int LOCK_SPINS = 200;
     private static final long LOCK_SLICE_NANOS = 10_000_000L;
-    /** Yields a virtual lock waiter makes before it parks: {@code LOCK} is held for one page's copy. */
+    /** Yields a virtual lock waiter makes before it parks: a lock is held for a short copy at most. */
     private static final int LOCK_YIELDS = 16;
     /** At most one scan of the process table per this many nanoseconds per attachment. */
     static final long SCAN_INTERVAL_NANOS = 50_000_000L;

@@ -13,7 +13,7 @@ import java.lang.foreign.ValueLayout;
  *                   24  total bytes         32 creator uid  36 reserved     40 pid namespace inode
  *                   48  creation time (ms since the epoch)
  *                  128  LOCK       the futex mutex: 0, or the owner's token (entry, generation) | CONTENDED
- *                  256  HEAD_TAIL  head (low 32 bits) and tail (high 32), free-running slot numbers
+ *                  256  HEAD       free-running slot number past the newest published slot (writers move it)
  *                  384  DATA_SEQ   futex word readers sleep on;  388 DATA_WAITERS (threads asleep or about to);
  *                                  392 DATA_WOKEN_AT: when a waker last called FUTEX_WAKE on it (nanoTime)
  *                  512  ROOM_SEQ   futex word writers sleep on;  516 ROOM_WAITERS;  520 ROOM_WOKEN_AT
@@ -22,6 +22,7 @@ import java.lang.foreign.ValueLayout;
  *                  896  WRITE_LOCK the writers' futex mutex, held for a whole write pass (as LOCK)
  *                 1024  PEERS      bumped each time an entry is given to a process (not hot: a sleeper reads it
  *                                  to know whether its JVM's peer watch must look at the table again)
+ *                 1152  TAIL       free-running slot number of the oldest slot not yet given back (readers move it)
  *  page 1          process table: one 64-byte entry per attached (or invited) process
  *                    0  ID (long): pid | start time &lt;&lt; 22, 0 when free     8 GEN (int): bumped per new owner
  *                   12  PENDING (int): 1 while the handles wait for their process to claim them
@@ -37,10 +38,12 @@ import java.lang.foreign.ValueLayout;
 final class Layout {
     static final long MAGIC = 0x4853_4543_4955_4c53L; // "SLUICESH" in little-endian bytes
     /**
+     * 4: HEAD and TAIL in words of their own, each moved by its side alone (under its side's lock), so a read
+     * and a write no longer meet at {@code LOCK}; a merge into the newest slot also holds {@code READ_LOCK}.
      * 3: PEERS (a version-2 peer would join without bumping it, and a version-3 JVM asleep would not watch it).
      * 2: the side locks READ_LOCK and WRITE_LOCK, and copies outside LOCK.
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     static final int PAGE = 4096;
     /** Up to 256 Ki slots (1 GiB), as {@code PipeOptions.ABSOLUTE_MAX_CAPACITY}. */
     static final int MAX_SLOTS = 1 << 18;
@@ -59,7 +62,7 @@ final class Layout {
     static final long OFF_CREATED = 48;
 
     static final long LOCK = 128;
-    static final long HEAD_TAIL = 256;
+    static final long HEAD = 256;
     static final long DATA_SEQ = 384;
     static final long DATA_WAITERS = 388;
     static final long ROOM_SEQ = 512;
@@ -67,8 +70,7 @@ final class Layout {
     /**
      * {@link System#nanoTime()} (CLOCK_MONOTONIC, one clock for every process of the machine) of the last
      * {@code FUTEX_WAKE} on the sequence word 8 bytes before: the woken thread learns what its wake-up cost.
-     * A hint only, never trusted beyond that: a version-3 peer that predates it leaves it 0, and a value
-     * from before the sleep began or far off is ignored.
+     * A hint only, never trusted beyond that: a value from before the sleep began, or far off, is ignored.
      */
     static final long DATA_WOKEN_AT = 392;
     static final long ROOM_WOKEN_AT = 520;
@@ -81,6 +83,7 @@ final class Layout {
     static final long READ_LOCK = 768;
     static final long WRITE_LOCK = 896;
     static final long PEERS = 1024;
+    static final long TAIL = 1152;
 
     static final long TABLE = PAGE;
     static final long E_ID = 0;

@@ -11,8 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * and the use count that decides when the mapping may be unmapped.
  *
  * <p><b>Memory order.</b> Every shared word is read and written through {@link VarHandle}s in volatile or
- * acquire/release mode; the pages' bytes are copied plainly, and are ordered by the lock (the copy happens
- * before the release store that unlocks, which the next owner's acquiring CAS sees). Processes on one machine
+ * acquire/release mode; the pages' bytes are copied plainly, and are ordered by the store that hands them over
+ * (a writer's copy happens before its store of {@code HEAD}, which a reader reads before it copies out; a
+ * reader's copy before its store of {@code TAIL}, which a writer reads before it reuses the page), or by a lock
+ * (a merge's copy before the release that unlocks {@code READ_LOCK}). Processes on one machine
  * share the CPU's memory model, so the JMM's volatile and acquire/release rules hold between them as between
  * threads.
  *
@@ -136,39 +138,37 @@ final class Region {
 
     // ---- the ring's words, checked --------------------------------------------------------------------
 
-    /** @return the head (low 32 bits) and tail (high 32), read at once (never two reads: see linux-pipe §2) */
-    long headTail() {
-        return getLong(Layout.HEAD_TAIL);
+    /** @return the head: only a writer holding {@code WRITE_LOCK} moves it (a release of the slots before it) */
+    int head() {
+        return getInt(Layout.HEAD);
     }
 
-    static int head(long ht) {
-        return (int) ht;
-    }
-
-    static int tail(long ht) {
-        return (int) (ht >>> 32);
-    }
-
-    static long headTail(int head, int tail) {
-        return (head & 0xFFFF_FFFFL) | ((long) tail << 32);
+    /** @return the tail: only a reader holding {@code READ_LOCK} moves it (a release of the slots before it) */
+    int tail() {
+        return getInt(Layout.TAIL);
     }
 
     /**
      * @return slots in use, checked: a peer that wrote a head and tail further apart than the ring is long
-     *         would otherwise send a reader round the ring reading stale pages
+     *         would otherwise send a reader round the ring reading stale pages. Each side reads its own word
+     *         first and the other's second, so in a sound pipe the pair is never more than the ring apart.
      */
-    int occupancy(long ht) throws ShmPipeFormatException {
-        long used = (head(ht) - tail(ht)) & 0xFFFF_FFFFL;
+    int occupancy(int head, int tail) throws ShmPipeFormatException {
+        long used = (head - tail) & 0xFFFF_FFFFL;
         if (used > layout.slots) {
-            throw corrupt("head " + head(ht) + " and tail " + tail(ht) + " are " + used + " slots apart in a ring of "
+            throw corrupt("head " + head + " and tail " + tail + " are " + used + " slots apart in a ring of "
                     + layout.slots);
         }
         return (int) used;
     }
 
-    /** @return occupancy without the check, for readiness tests (an impossible value reads as "full") */
-    int occupancyUnchecked(long ht) {
-        long used = (head(ht) - tail(ht)) & 0xFFFF_FFFFL;
+    /**
+     * @return occupancy without the check, for readiness tests: the tail read first, so a head that moves on
+     *         meanwhile can only add; an impossible value (a corrupt pair, or a race) reads as "full"
+     */
+    int occupancyUnchecked() {
+        int tail = tail();
+        long used = (head() - tail) & 0xFFFF_FFFFL;
         return used > layout.slots ? layout.slots : (int) used;
     }
 

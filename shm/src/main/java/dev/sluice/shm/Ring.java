@@ -4,15 +4,26 @@ package dev.sluice.shm;
  * The ring's two operations, each one pass, never waiting, returning what it did; the ends
  * ({@link ShmReadEnd}, {@link ShmWriteEnd}) wait between passes. A pass holds its side's lock
  * ({@code READ_LOCK} or {@code WRITE_LOCK}) throughout, as {@code pipe_read()} and {@code pipe_write()} hold
- * {@code pipe->mutex}, so readers take turns and so do writers; the shared {@code LOCK}, which a reader and a
- * writer both take, it holds only to look at the ring, to publish and to give slots back. A pass of more than
- * one page copies without {@code LOCK}, so a reader and a writer copy beside each other; a pass of one page or
- * less (a message, a token) copies under it, which saves a second visit, and when no one holds its side's lock
- * it takes {@code LOCK} alone: whoever takes the side's lock later takes {@code LOCK} before touching the ring.
+ * {@code pipe->mutex}, so readers take turns and so do writers. A reader and a writer do not share a lock:
  *
- * <p>Only the reader holding {@code READ_LOCK} moves the tail or a slot's offset, and only the writer holding
- * {@code WRITE_LOCK} moves the head, fills free slots past it or adds bytes to the newest slot: so the slots a
- * reader saw stay put while it copies them (only the newest can grow), and the free slots a writer saw stay free.
+ * <ul>
+ *   <li>only the writer holding {@code WRITE_LOCK} moves {@code HEAD}, fills the free slots past it and adds
+ *       to the newest slot; only the reader holding {@code READ_LOCK} moves {@code TAIL} and a slot's offset.
+ *       Each side reads its own word, then the other's: the slots a reader saw stay put while it copies them,
+ *       and the free slots a writer saw stay free;</li>
+ *   <li>a page is handed over by one store: a writer copies, then moves {@code HEAD} (a writer killed before
+ *       that published nothing of the pass since its last store); a reader copies out, then moves
+ *       {@code TAIL};</li>
+ *   <li>a merge, the one change to a slot a reader can see, is made holding {@code READ_LOCK} as well (taken
+ *       second, and only when the newest slot has room), so no reader is copying or giving back that slot
+ *       meanwhile. The locks are always taken in the order {@code WRITE_LOCK}, {@code READ_LOCK},
+ *       {@code LOCK}.</li>
+ * </ul>
+ *
+ * <p>Wake-ups follow the futex waiter's protocol ({@link ShmPipe#await}): a sleeper counts itself in
+ * {@code DATA_WAITERS} (or {@code ROOM_WAITERS}), then looks at the ring; a pass stores its word, then reads
+ * the count, so one of the two sees the other. A pass wakes the other side once, when it ends, as
+ * {@code pipe_read()} and {@code pipe_write()} wake once per call.
  *
  * <p>Each slot of the ring is one 4 KiB page and one slot word (offset, length, flags). Small writes merge
  * into the newest page if it allows it ({@code CAN_MERGE}), so sixteen 1-byte writes take one slot; a write of
@@ -25,23 +36,18 @@ final class Ring {
     static final long BROKEN = -1;
     private static final int FLAGS = Layout.PACKET | Layout.CAN_MERGE;
     /**
-     * Pages a pass copies between two visits to {@code LOCK} (16 KiB): a writer publishes, and a reader gives
-     * back, this often, so the other side works on the ring while this one copies. A side that spins sees each
-     * such store at once; one that sleeps is woken once, when the pass ends, as {@code pipe_read()} and
-     * {@code pipe_write()} wake the other side once per call: a wake-up per chunk would cost the sleeper a
-     * sleep per chunk when the machine is busy.
+     * Pages a pass copies between two stores of its word (16 KiB): a writer publishes, and a reader gives
+     * back, this often, so the other side works on the ring while this one copies.
      */
     static final int CHUNK = 4;
-    /** A pass that must be done holding its side's lock: it copies more than a page, or someone holds that lock. */
-    private static final long LONGER = Long.MIN_VALUE;
-    /** What a change under {@code LOCK} calls for once it is released. */
-    private static final int WAKE_WRITERS = 1;
-    private static final int WAKE_READERS = 2;
-    private static final int LEFT_DATA = 4;
-    private static final int ROOM_LEFT = 8;
 
     private final Region r;
     private final Control c;
+    /**
+     * {@code TAIL} as this attachment's writers last read it ({@code WRITE_LOCK} held): the real tail is at or
+     * past it, so the free slots it shows are free; it is read again only when it shows too few.
+     */
+    private int tailSeen;
 
     Ring(Region r, Control c) {
         this.r = r;
@@ -54,120 +60,95 @@ final class Ring {
      * @return bytes read; 0 if the pipe is empty and a writer is open; {@link #EOF} if it is empty with none
      */
     long read(Span dst) throws ShmPipeFormatException {
-        // A glance without the lock: at most one slot queued is worth a try under LOCK alone (rechecked there).
-        long n = r.occupancyUnchecked(r.headTail()) <= 1 ? readPass(dst, false) : LONGER;
-        if (n != LONGER) {
-            return n;
-        }
         c.lock(Layout.READ_LOCK);
         try {
-            return readPass(dst, true);
+            return readPass(dst);
         } finally {
             c.unlock(Layout.READ_LOCK);
         }
     }
 
-    /**
-     * One read: sees what is queued under {@code LOCK}; one slot it copies there and then; more it copies out
-     * without {@code LOCK}, giving slots back under {@code LOCK} every {@link #CHUNK} pages (so a writer can
-     * refill them while it copies on) and at the end. Without {@code READ_LOCK} ({@code sideHeld} false) it
-     * does only what it can under {@code LOCK} alone, and only while no reader holds {@code READ_LOCK} (one in
-     * a longer pass copies without {@code LOCK}); else it returns {@link #LONGER} having done nothing.
-     */
-    private long readPass(Span dst, boolean sideHeld) throws ShmPipeFormatException {
-        int tail;
-        int used;
-        long n = -1;
-        int todo = 0;
-        c.lock();
-        try {
-            long ht = r.headTail();
-            tail = Region.tail(ht);
-            used = r.occupancy(ht);
+    /** One read: copies slot after slot out, giving them back every {@link #CHUNK} pages and at the end. */
+    private long readPass(Span dst) throws ShmPipeFormatException {
+        int tail = r.tail();
+        int head = r.head();
+        int used = r.occupancy(head, tail);
+        if (used == 0) {
+            if (Region.writers(r.getLong(Layout.HANDLES)) != 0) {
+                return 0;
+            }
+            // The last writer moved HEAD before its handle count fell: looked at after the count, it is final.
+            used = r.occupancy(r.head(), tail);
             if (used == 0) {
-                return Region.writers(r.getLong(Layout.HANDLES)) == 0 ? EOF : 0;
+                return EOF;
             }
-            if (!sideHeld && (used > 1 || r.getInt(Layout.READ_LOCK) != 0)) {
-                return LONGER;
-            }
-            if (used == 1) {
-                int w = r.slotWord(tail);
-                int k = (int) Math.min(r.slotLength(tail, w), dst.remaining());
-                dst.fill(r.seg, r.pageOffset(tail) + (w & Layout.OFF_MASK), k);
-                n = k;
-                todo = giveBackLocked(tail, 1, k);
-            }
-        } finally {
-            c.unlock();
         }
-        if (n >= 0) {
-            afterRead(todo);
-            return n;
-        }
-        n = 0;
-        int touched = 0;
+        long n = 0;
+        int taken = 0;
         int freed = 0;
-        int lastTaken = 0;
-        int wake = 0;
-        while (touched < used && dst.remaining() > 0) {
-            int w = r.slotWord(tail + touched); // published with a release store: its bytes are there
-            int k = (int) Math.min(r.slotLength(tail + touched, w), dst.remaining());
-            dst.fill(r.seg, r.pageOffset(tail + touched) + (w & Layout.OFF_MASK), k);
+        while (taken < used && dst.remaining() > 0) {
+            int slot = tail + taken;
+            int w = r.slotWord(slot); // published before HEAD moved past it: its bytes are there
+            int len = r.slotLength(slot, w);
+            int k = (int) Math.min(len, dst.remaining());
+            dst.fill(r.seg, r.pageOffset(slot) + (w & Layout.OFF_MASK), k);
             n += k;
-            touched++;
-            lastTaken = k;
-            if ((w & Layout.PACKET) != 0) {
-                break; // one packet per read; what did not fit is dropped, as Linux does
+            if (k < len && (w & Layout.PACKET) == 0) {
+                r.setSlotWord(slot, Region.slotWord((w & Layout.OFF_MASK) + k, len - k, w & FLAGS));
+                break;
             }
-            if (touched - freed == CHUNK && touched < used && dst.remaining() > 0) {
-                wake |= giveBack(tail + freed, CHUNK, k) & WAKE_WRITERS; // whole pages: only the newest can grow
-                freed = touched;
+            taken++; // whole, or a packet: one per read, what did not fit dropped, as Linux does
+            if ((w & Layout.PACKET) != 0) {
+                break;
+            }
+            if (taken - freed == CHUNK && taken < used && dst.remaining() > 0) {
+                r.setInt(Layout.TAIL, tail + taken);
+                freed = taken;
             }
         }
-        afterRead(wake | giveBack(tail + freed, touched - freed, lastTaken));
+        if (taken > freed) {
+            r.setInt(Layout.TAIL, tail + taken); // a full fence: the waiters counted below see the room
+        }
+        if (taken > 0 && r.getInt(Layout.ROOM_WAITERS) > 0) {
+            wakeWriters(tail, tail + taken);
+        }
+        if (used > taken && r.getInt(Layout.DATA_WAITERS) > 0) {
+            c.wakeReaders(false); // pass the baton: a reader woken for this data may have been someone else
+        }
         return n;
     }
 
-    private int giveBack(int from, int count, int lastTaken) throws ShmPipeFormatException {
-        c.lock();
-        try {
-            return giveBackLocked(from, count, lastTaken);
-        } finally {
-            c.unlock();
+    /**
+     * Wakes a writer if one may sleep on this pass's room: pipe_read() wakes when the ring was full. With no
+     * shared lock that is read from the words as they stand once {@code TAIL} is stored: a writer asleep saw
+     * {@code HEAD} a ring's length past a tail at or after {@code from}, and there is room now. (A writer
+     * counted but not asleep, woken a moment ago, is not woken again for every pass: that was a system call
+     * per pass while it got going.)
+     *
+     * @param from TAIL when the pass began
+     * @param to   TAIL as it stored it last
+     */
+    private void wakeWriters(int from, int to) {
+        long slots = r.layout.slots;
+        int head = r.head();
+        if (((head - from) & 0xFFFF_FFFFL) >= slots && ((head - to) & 0xFFFF_FFFFL) < slots) {
+            c.wakeWriters(false);
         }
     }
 
     /**
-     * Gives back the slots {@code [from, from + count)} that this reader copied, the last of them only if it
-     * took all its bytes (a writer may have added some since), by one store of the tail. {@code LOCK} held.
+     * Wakes a reader if one may sleep on this pass's bytes: pipe_write() wakes when the ring was empty. A
+     * reader asleep saw {@code TAIL} at {@code from} ({@code HEAD} stood there until this pass, which holds
+     * {@code WRITE_LOCK}); if readers have taken all of it since, there is nothing to wake one for, and if
+     * slots older than this pass's are still queued, the pass that queued them saw to the wake-up.
      *
-     * @param lastTaken bytes taken from the last of them
-     * @return {@link #WAKE_WRITERS} if the ring was full (pipe_read(): a writer sleeps only on a full ring, and
-     *         no one but this reader can have freed a slot since), {@link #LEFT_DATA} if data is left
+     * @param from HEAD when the pass began
+     * @param to   HEAD as it stored it last
      */
-    private int giveBackLocked(int from, int count, int lastTaken) throws ShmPipeFormatException {
-        long ht = r.headTail();
-        int usedNow = r.occupancy(ht);
-        int last = from + count - 1;
-        int w = r.slotWord(last);
-        int len = r.slotLength(last, w);
-        boolean whole = lastTaken == len || (w & Layout.PACKET) != 0;
-        int freed = whole ? count : count - 1;
-        if (freed > 0) {
-            r.setLong(Layout.HEAD_TAIL, Region.headTail(Region.head(ht), from + freed)); // publishes the freed slots
-        }
-        if (!whole) {
-            r.setSlotWord(last, Region.slotWord((w & Layout.OFF_MASK) + lastTaken, len - lastTaken, w & FLAGS));
-        }
-        return (usedNow == r.layout.slots && freed > 0 ? WAKE_WRITERS : 0) | (usedNow > freed ? LEFT_DATA : 0);
-    }
-
-    private void afterRead(int todo) {
-        if ((todo & WAKE_WRITERS) != 0) {
-            c.wakeWriters(false);
-        }
-        if ((todo & LEFT_DATA) != 0 && r.getInt(Layout.DATA_WAITERS) > 0) {
-            c.wakeReaders(false); // pass the baton: a reader woken for this data may have been someone else
+    private void wakeReaders(int from, int to) {
+        int tail = r.tail();
+        if (((tail - from) & 0xFFFF_FFFFL) < ((to - from) & 0xFFFF_FFFFL)) {
+            c.wakeReaders(false);
         }
     }
 
@@ -179,134 +160,118 @@ final class Ring {
      * @return bytes stored (possibly 0: no room); {@link #BROKEN} if every read handle is closed
      */
     long write(Span src, boolean packet, boolean mayMerge) throws ShmPipeFormatException {
-        long n = src.remaining() <= Layout.PAGE ? writePass(src, packet, mayMerge, false) : LONGER;
-        if (n != LONGER) {
-            return n;
-        }
         c.lock(Layout.WRITE_LOCK);
         try {
-            return writePass(src, packet, mayMerge, true);
+            return writePass(src, packet, mayMerge);
         } finally {
             c.unlock(Layout.WRITE_LOCK);
         }
     }
 
-    /**
-     * One write: under {@code LOCK}, the broken-pipe check, the merge (less than a page), the free slots, and a
-     * remainder of one page copied and published there and then; a longer one is copied without {@code LOCK}
-     * into the free slots past the head and published under {@code LOCK} every {@link #CHUNK} pages (so a reader
-     * can copy them out while this writer copies on) and at the end. Without {@code WRITE_LOCK} ({@code sideHeld}
-     * false, only for at most a page) it runs only while no writer holds {@code WRITE_LOCK} (one in a longer pass
-     * copies without {@code LOCK}); else it returns {@link #LONGER} having done nothing.
-     */
-    private long writePass(Span src, boolean packet, boolean mayMerge, boolean sideHeld)
-            throws ShmPipeFormatException {
-        long n = 0;
-        int head;
-        int free;
-        int todo = -1;
-        c.lock();
-        try {
-            if (Region.readers(r.getLong(Layout.HANDLES)) == 0) {
-                return BROKEN;
-            }
-            if (!sideHeld && r.getInt(Layout.WRITE_LOCK) != 0) {
-                return LONGER;
-            }
-            long ht = r.headTail();
-            head = Region.head(ht);
-            int used = r.occupancy(ht);
-            int chars = (int) (src.remaining() & (Layout.PAGE - 1));
-            if (mayMerge && chars != 0 && used > 0) {
-                int last = head - 1;
-                int w = r.slotWord(last);
-                int len = r.slotLength(last, w);
-                int off = w & Layout.OFF_MASK;
-                if ((w & Layout.CAN_MERGE) != 0 && off + len + chars <= Layout.PAGE) {
-                    src.drain(r.seg, r.pageOffset(last) + off + len, chars); // copy first, then publish the length
-                    r.setSlotWord(last, Region.slotWord(off, len + chars, w & FLAGS));
-                    n += chars;
-                }
-            }
-            free = r.layout.slots - used;
-            if (src.remaining() == 0 || free == 0) {
-                todo = free > 0 ? ROOM_LEFT : 0;
-            } else if (src.remaining() <= Layout.PAGE) {
-                n += fill(src, head, packet);
-                todo = publishLocked(head, head + 1);
-            }
-        } finally {
-            c.unlock();
+    /** One write: the broken-pipe check, the merge, then free slots filled, published every {@link #CHUNK}. */
+    private long writePass(Span src, boolean packet, boolean mayMerge) throws ShmPipeFormatException {
+        if (Region.readers(r.getLong(Layout.HANDLES)) == 0) {
+            return BROKEN;
         }
-        if (todo < 0) {
-            int k = 0;
-            int wake = 0;
-            while (src.remaining() > 0 && k < free) {
-                n += fill(src, head + k, packet);
-                k++;
-                if (k % CHUNK == 0 || src.remaining() == 0 || k == free) {
-                    todo = publish(head + (k - 1) / CHUNK * CHUNK, head + k);
-                    wake |= todo & WAKE_READERS;
-                }
+        int head = r.head();
+        long n = mayMerge ? merge(src, head) : 0;
+        int free = src.remaining() == 0 ? 0 : freeSlots(head, src.remaining());
+        int k = 0;
+        int published = 0;
+        while (k < free && src.remaining() > 0) {
+            n += fill(src, head + k, packet);
+            k++;
+            if (k - published == CHUNK || src.remaining() == 0 || k == free) {
+                r.setInt(Layout.HEAD, head + k); // a full fence: the waiters counted below see the bytes
+                published = k;
             }
-            todo |= wake;
         }
-        if ((todo & WAKE_READERS) != 0) {
-            c.wakeReaders(false); // pipe_write(): readers sleep only on an empty pipe
+        if (k > 0 && r.getInt(Layout.DATA_WAITERS) > 0) {
+            wakeReaders(head, head + k);
         }
-        if ((todo & ROOM_LEFT) != 0 && r.getInt(Layout.ROOM_WAITERS) > 0) {
+        if (r.getInt(Layout.ROOM_WAITERS) > 0 && r.occupancy(head + k, r.tail()) < r.layout.slots) {
             c.wakeWriters(false); // pass the baton to the next writer
         }
         return n;
     }
 
-    /** Copies up to a page of {@code src} into the free slot {@code slot} and sets its word (not yet published). */
-    private int fill(Span src, int slot, boolean packet) {
-        int m = (int) Math.min(Layout.PAGE, src.remaining());
-        src.drain(r.seg, r.pageOffset(slot), m);
-        r.setSlotWord(slot, Region.slotWord(0, m, packet ? Layout.PACKET : Layout.CAN_MERGE));
-        return m;
-    }
-
-    private int publish(int from, int to) throws ShmPipeFormatException {
-        c.lock();
-        try {
-            return publishLocked(from, to);
-        } finally {
-            c.unlock();
+    /**
+     * @param bytes what is left to write
+     * @return free slots past {@code head}, from {@link #tailSeen}, read again if that shows fewer than the
+     *         bytes need
+     */
+    private int freeSlots(int head, long bytes) throws ShmPipeFormatException {
+        long need = Math.min(r.layout.slots, (bytes + Layout.PAGE - 1) / Layout.PAGE);
+        long used = (head - tailSeen) & 0xFFFF_FFFFL;
+        if (used > r.layout.slots || r.layout.slots - used < need) {
+            tailSeen = r.tail();
+            used = r.occupancy(head, tailSeen);
         }
+        return (int) (r.layout.slots - used);
     }
 
     /**
-     * Moves the head from {@code from} to {@code to}: the one store that publishes the pages between (a writer
-     * killed before it published none of them). {@code LOCK} held.
+     * Adds the sub-page remainder of {@code src} to the newest slot if it has room and allows it, holding
+     * {@code READ_LOCK} too (the one change to a slot a reader may be looking at).
      *
-     * @return {@link #WAKE_READERS} if the ring was empty, {@link #ROOM_LEFT} if room is left
+     * @return bytes merged: the remainder, or 0
      */
-    private int publishLocked(int from, int to) throws ShmPipeFormatException {
-        long ht = r.headTail();
-        int used = r.occupancy(ht); // readers only free slots, and only this writer adds (WRITE_LOCK)
-        if (Region.head(ht) != from) {
-            throw r.corrupt("the head moved from " + from + " to " + Region.head(ht) + " under a writer");
+    private int merge(Span src, int head) throws ShmPipeFormatException {
+        int chars = (int) (src.remaining() & (Layout.PAGE - 1));
+        if (chars == 0 || !mergeable(head, r.slotWord(head - 1), chars)) {
+            return 0; // final: a reader can turn a yes into a no (it takes the slot), never a no into a yes
         }
-        r.setLong(Layout.HEAD_TAIL, Region.headTail(to, Region.tail(ht)));
-        return (used == 0 ? WAKE_READERS : 0) | (used + (to - from) < r.layout.slots ? ROOM_LEFT : 0);
+        c.lock(Layout.READ_LOCK);
+        try {
+            int last = head - 1;
+            int w = r.slotWord(last);
+            if (!mergeable(head, w, chars)) {
+                return 0; // a reader took it meanwhile
+            }
+            int off = w & Layout.OFF_MASK;
+            int len = r.slotLength(last, w);
+            src.drain(r.seg, r.pageOffset(last) + off + len, chars); // copy first, then publish the length
+            r.setSlotWord(last, Region.slotWord(off, len + chars, w & FLAGS));
+            return chars;
+        } finally {
+            c.unlock(Layout.READ_LOCK);
+        }
     }
 
-    /** @return bytes queued ({@code FIONREAD}), summed under the lock */
+    /** @return whether the newest slot, of word {@code w}, is queued and takes {@code chars} more bytes */
+    private boolean mergeable(int head, int w, int chars) throws ShmPipeFormatException {
+        if ((w & Layout.CAN_MERGE) == 0) {
+            return false;
+        }
+        int len = r.slotLength(head - 1, w);
+        return (w & Layout.OFF_MASK) + len + chars <= Layout.PAGE && r.occupancy(head, r.tail()) > 0;
+    }
+
+    /**
+     * Copies up to a page of {@code src} into the free slot {@code slot} and sets its word (not yet published).
+     * A full page is not marked {@code CAN_MERGE}: nothing fits after it.
+     */
+    private int fill(Span src, int slot, boolean packet) {
+        int m = (int) Math.min(Layout.PAGE, src.remaining());
+        src.drain(r.seg, r.pageOffset(slot), m);
+        int flags = packet ? Layout.PACKET : m < Layout.PAGE ? Layout.CAN_MERGE : 0;
+        r.setSlotWord(slot, Region.slotWord(0, m, flags));
+        return m;
+    }
+
+    /** @return bytes queued ({@code FIONREAD}), summed holding {@code READ_LOCK} (no reader moves them meanwhile) */
     long queued() throws ShmPipeFormatException {
-        c.lock();
+        c.lock(Layout.READ_LOCK);
         try {
-            long ht = r.headTail();
-            int tail = Region.tail(ht);
-            int used = r.occupancy(ht);
+            int tail = r.tail();
+            int used = r.occupancy(r.head(), tail);
             long sum = 0;
             for (int i = 0; i < used; i++) {
                 sum += r.slotLength(tail + i, r.slotWord(tail + i));
             }
             return sum;
         } finally {
-            c.unlock();
+            c.unlock(Layout.READ_LOCK);
         }
     }
 }

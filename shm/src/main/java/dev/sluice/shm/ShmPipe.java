@@ -727,8 +727,8 @@ public final class ShmPipe implements Pipe {
 
     /** @return whether a read (or write) would not find the pipe empty (full) with the other side open */
     boolean ready(boolean read) {
-        long ht = region.headTail();
-        long used = (Region.head(ht) - Region.tail(ht)) & 0xFFFF_FFFFL;
+        int tail = region.tail(); // first: a head read after it is never behind it in a sound pipe
+        long used = (region.head() - tail) & 0xFFFF_FFFFL;
         if (used > region.layout.slots) {
             return true; // corrupt: let the call find it and say so
         }
@@ -737,8 +737,7 @@ public final class ShmPipe implements Pipe {
     }
 
     int pollMask(boolean read) {
-        long ht = region.headTail();
-        int used = region.occupancyUnchecked(ht);
+        int used = region.occupancyUnchecked();
         long h = region.getLong(Layout.HANDLES);
         if (read) {
             return (used > 0 ? POLLIN : 0) | (Region.writers(h) == 0 ? POLLHUP : 0);
@@ -927,7 +926,7 @@ public final class ShmPipe implements Pipe {
         }
         if (region.acquire()) {
             try {
-                int used = region.occupancyUnchecked(region.headTail());
+                int used = region.occupancyUnchecked();
                 if (want / Layout.PAGE < used) {
                     throw new IllegalStateException("cannot shrink to " + want + " bytes: " + used
                             + " slots hold data (EBUSY)");
@@ -961,7 +960,7 @@ public final class ShmPipe implements Pipe {
         } catch (ShmPipeFormatException e) {
             throw new UncheckedIOException(e);
         }
-        return new PipeStat(capacity(), region.layout.slots, region.occupancyUnchecked(region.headTail()), queued,
+        return new PipeStat(capacity(), region.layout.slots, region.occupancyUnchecked(), queued,
                 Region.readers(h), Region.writers(h), created, created, created);
     }
 

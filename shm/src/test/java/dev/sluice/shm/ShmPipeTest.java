@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -79,6 +80,36 @@ class ShmPipeTest {
         byte[] got = new byte[64];
         assertThat(in.read(got)).isEqualTo(16);
         assertThat(got[15]).isEqualTo((byte) 15);
+    }
+
+    /**
+     * A read and a write meet at no shared lock: with {@code LOCK} held, as a peer changing its handles holds
+     * it, a merge, a page, {@code FIONREAD} and the reads go through (each side takes only its own lock).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void readsAndWritesDoNotWaitForTheSharedLock(boolean virtual) throws Exception {
+        byte[] data = new byte[6000];
+        new Random(7).nextBytes(data);
+        a.control.lock();
+        try {
+            Async<long[]> io = Async.start(virtual, () -> {
+                out.write(data, 0, 100);
+                out.write(data, 100, 100); // merges
+                out.write(data, 200, 5800); // 1705 bytes merge, then a slot of 4095
+                long slots = a.stat().slotsUsed();
+                long queued = in.available();
+                byte[] got = new byte[data.length];
+                for (int n = 0; n < got.length; ) {
+                    n += in.read(got, n, got.length - n);
+                }
+                assertThat(got).isEqualTo(data);
+                return new long[] {slots, queued};
+            });
+            assertThat(io.get()).containsExactly(2, 6000);
+        } finally {
+            a.control.unlock();
+        }
     }
 
     @Test
