@@ -45,9 +45,13 @@ final class Ring {
     private final Control c;
     /**
      * {@code TAIL} as this attachment's writers last read it ({@code WRITE_LOCK} held): the real tail is at or
-     * past it, so the free slots it shows are free; it is read again only when it shows too few.
+     * past it, so the free slots it shows are free; it is read again when it shows too few, or when
+     * {@code HEAD} is not where this attachment left it (another process wrote since: it may have gone round
+     * the ring so often that an old tail looks new).
      */
     private int tailSeen;
+    /** {@code HEAD} as this attachment's last write pass left it ({@code WRITE_LOCK} held). */
+    private int headLeft;
 
     Ring(Region r, Control c) {
         this.r = r;
@@ -102,7 +106,7 @@ final class Ring {
                 break;
             }
             if (taken - freed == CHUNK && taken < used && dst.remaining() > 0) {
-                r.setInt(Layout.TAIL, tail + taken);
+                r.setIntRelease(Layout.TAIL, tail + taken); // no fence: the last store, below, has one
                 freed = taken;
             }
         }
@@ -177,17 +181,19 @@ final class Ring {
         long n = mayMerge ? merge(src, head) : 0;
         int free = src.remaining() == 0 ? 0 : freeSlots(head, src.remaining());
         int k = 0;
-        int published = 0;
         while (k < free && src.remaining() > 0) {
             n += fill(src, head + k, packet);
             k++;
-            if (k - published == CHUNK || src.remaining() == 0 || k == free) {
-                r.setInt(Layout.HEAD, head + k); // a full fence: the waiters counted below see the bytes
-                published = k;
+            if (k % CHUNK == 0 && k < free && src.remaining() > 0) {
+                r.setIntRelease(Layout.HEAD, head + k); // no fence: the last store, below, has one
             }
         }
-        if (k > 0 && r.getInt(Layout.DATA_WAITERS) > 0) {
-            wakeReaders(head, head + k);
+        if (k > 0) {
+            r.setInt(Layout.HEAD, head + k); // a full fence: the waiters counted below see the bytes
+            headLeft += k; // freeSlots set it to head
+            if (r.getInt(Layout.DATA_WAITERS) > 0) {
+                wakeReaders(head, head + k);
+            }
         }
         if (r.getInt(Layout.ROOM_WAITERS) > 0 && r.occupancy(head + k, r.tail()) < r.layout.slots) {
             c.wakeWriters(false); // pass the baton to the next writer
@@ -198,15 +204,16 @@ final class Ring {
     /**
      * @param bytes what is left to write
      * @return free slots past {@code head}, from {@link #tailSeen}, read again if that shows fewer than the
-     *         bytes need
+     *         bytes need or another attachment wrote since ({@link #headLeft})
      */
     private int freeSlots(int head, long bytes) throws ShmPipeFormatException {
         long need = Math.min(r.layout.slots, (bytes + Layout.PAGE - 1) / Layout.PAGE);
         long used = (head - tailSeen) & 0xFFFF_FFFFL;
-        if (used > r.layout.slots || r.layout.slots - used < need) {
+        if (head != headLeft || used > r.layout.slots || r.layout.slots - used < need) {
             tailSeen = r.tail();
             used = r.occupancy(head, tailSeen);
         }
+        headLeft = head;
         return (int) (r.layout.slots - used);
     }
 
@@ -249,13 +256,17 @@ final class Ring {
 
     /**
      * Copies up to a page of {@code src} into the free slot {@code slot} and sets its word (not yet published).
-     * A full page is not marked {@code CAN_MERGE}: nothing fits after it.
+     * A full page is not marked {@code CAN_MERGE}: nothing fits after it. A word that already says the same
+     * (a stream of whole pages leaves every word alike) is not stored again: the store would take the line
+     * from the reader who read it, a trip between the CPUs on every write.
      */
     private int fill(Span src, int slot, boolean packet) {
         int m = (int) Math.min(Layout.PAGE, src.remaining());
         src.drain(r.seg, r.pageOffset(slot), m);
-        int flags = packet ? Layout.PACKET : m < Layout.PAGE ? Layout.CAN_MERGE : 0;
-        r.setSlotWord(slot, Region.slotWord(0, m, flags));
+        int word = Region.slotWord(0, m, packet ? Layout.PACKET : m < Layout.PAGE ? Layout.CAN_MERGE : 0);
+        if (r.slotWord(slot) != word) {
+            r.setSlotWord(slot, word);
+        }
         return m;
     }
 

@@ -79,8 +79,13 @@ final class Records {
 
     /** Reads records until end-of-stream, checking each. */
     static Parser drain(ReadEnd in) throws IOException {
+        return drain(in, 7000);
+    }
+
+    /** Reads records until end-of-stream in reads of at most {@code chunk} bytes, checking each. */
+    static Parser drain(ReadEnd in, int chunk) throws IOException {
         Parser parser = new Parser();
-        byte[] buf = new byte[7000];
+        byte[] buf = new byte[chunk];
         for (int n; (n = in.read(buf)) != -1; ) {
             parser.feed(buf, 0, n);
         }
