@@ -62,6 +62,7 @@ class HostileHeaderTest {
     void corruptSharedStateEndsTheCallNotTheProcess() throws IOException {
         long[][] pokes = {
             {Layout.HEAD, 1000},                                          // head and tail far apart
+            {Layout.TAIL, 1000},                                          // the tail past the head
             {Layout.HEAD, 1, 1},                                          // a slot word that is too long
             {Layout.entry(0) + Layout.E_COUNTS, -5L},                    // a negative handle count
         };
@@ -70,7 +71,7 @@ class HostileHeaderTest {
                 if (poke.length > 2) {
                     a.region.setInt(a.region.layout.slotWord(0), Region.slotWord(4000, 500, 0));
                 }
-                if (poke[0] == Layout.HEAD) {
+                if (poke[0] == Layout.HEAD || poke[0] == Layout.TAIL) {
                     a.region.setInt(poke[0], (int) poke[1]);
                 } else {
                     a.region.setLong(poke[0], poke[1]);
