@@ -89,7 +89,6 @@ final class Ring {
         }
         long n = 0;
         int taken = 0;
-        int freed = 0;
         while (taken < used && dst.remaining() > 0) {
             int slot = tail + taken;
             int w = r.slotWord(slot); // published before HEAD moved past it: its bytes are there
@@ -105,13 +104,14 @@ final class Ring {
             if ((w & Layout.PACKET) != 0) {
                 break;
             }
-            if (taken - freed == CHUNK && taken < used && dst.remaining() > 0) {
+            if (taken % CHUNK == 0 && taken < used && dst.remaining() > 0) {
                 r.setIntRelease(Layout.TAIL, tail + taken); // no fence: the last store, below, has one
-                freed = taken;
             }
         }
-        if (taken > freed) {
-            r.setInt(Layout.TAIL, tail + taken); // a full fence: the waiters counted below see the room
+        if (taken > 0) {
+            // A full fence, even if the value was stored already (a partial take can end the pass right after
+            // a step's store): the waiters counted below see the room.
+            r.setInt(Layout.TAIL, tail + taken);
         }
         if (taken > 0 && r.getInt(Layout.ROOM_WAITERS) > 0) {
             wakeWriters(tail, tail + taken);
