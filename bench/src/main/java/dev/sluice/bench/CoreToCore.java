@@ -1,8 +1,8 @@
 package dev.sluice.bench;
 
+import dev.sluice.crossjvm.CpuDistance;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -12,11 +12,11 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
 
 /**
- * How far apart the machine's two CPUs are now: the round trip of one cache line between two spinning threads,
- * in nanoseconds. On the project's 2-core guests it is two-valued, about 130 ns or about 430 ns, and flips every
+ * How far apart the machine's two CPUs are now ({@link CpuDistance}): the round trip of one cache line between
+ * two spinning threads, in nanoseconds. On the project's 2-core guests it takes one of two values and flips every
  * few seconds to minutes as the host moves the virtual CPUs; everything that moves bytes between two threads on
- * the two CPUs follows it (a stream of 4 KiB writes between virtual threads, or between two JVMs through a
- * shared-memory pipe, runs at about 7.5 or about 2 GB/s). See docs/performance.md, "Two machines in one".
+ * the two CPUs follows it, a stream between two JVMs by a factor of three or four. See docs/performance.md, "Two
+ * machines in one".
  *
  * <p>As a JMH profiler ({@code -prof dev.sluice.bench.CoreToCore}) it measures before and after each iteration
  * (about 20 ms each, not timed) and reports {@code c2c.ns}, the mean of the two, per iteration in the JSON
@@ -36,35 +36,6 @@ public final class CoreToCore implements InternalProfiler {
     }
 
     /**
-     * Bounces a cache line between this thread and a new one {@code n} times.
-     *
-     * @param n round trips
-     * @return nanoseconds per round trip
-     * @throws InterruptedException if interrupted while joining the other thread
-     */
-    static double roundTripNanos(int n) throws InterruptedException {
-        AtomicLongArray line = new AtomicLongArray(32); // slots 0 and 16: two lines apart, no false sharing
-        Thread echo = Thread.ofPlatform().daemon().start(() -> {
-            for (long i = 1; i <= n; i++) {
-                while (line.get(0) != i) {
-                    Thread.onSpinWait();
-                }
-                line.set(16, i);
-            }
-        });
-        long t0 = System.nanoTime();
-        for (long i = 1; i <= n; i++) {
-            line.set(0, i);
-            while (line.get(16) != i) {
-                Thread.onSpinWait();
-            }
-        }
-        long t = System.nanoTime() - t0;
-        echo.join();
-        return t / (double) n;
-    }
-
-    /**
      * Prints the round trip four times a second.
      *
      * @param args seconds to run (default 10)
@@ -72,9 +43,9 @@ public final class CoreToCore implements InternalProfiler {
      */
     public static void main(String[] args) throws InterruptedException {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        roundTripNanos(ROUND_TRIPS); // compiled before the first figure
+        CpuDistance.roundTripNanos(ROUND_TRIPS); // compiled before the first figure
         for (int i = 0; i < seconds * 4; i++) {
-            System.out.printf("%.0f%s", roundTripNanos(ROUND_TRIPS), (i + 1) % 20 == 0 ? "\n" : " ");
+            System.out.printf("%.0f%s", CpuDistance.roundTripNanos(ROUND_TRIPS), (i + 1) % 20 == 0 ? "\n" : " ");
             System.out.flush();
             Thread.sleep(200);
         }
@@ -101,7 +72,7 @@ public final class CoreToCore implements InternalProfiler {
 
     private static double measure() {
         try {
-            return roundTripNanos(ROUND_TRIPS);
+            return CpuDistance.roundTripNanos(ROUND_TRIPS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Double.NaN;

@@ -66,6 +66,9 @@ public class LabCliTest {
         assertThat(r.runs()).extracting(Results.Run::target).as("the baseline came first, unasked")
                 .containsExactly("kernel", "sluice", "okio");
         assertThat(r.runs()).allMatch(Results.Run::ok);
+        assertThat(r.runs()).flatMap(Results.Run::reps).as("the CPU distance, measured before each repetition")
+                .allMatch(rep -> rep.metrics().get(Results.CPU_DISTANCE) > 0);
+        assertThat(o.out()).contains("cpus: CPU distance before each run");
         assertThat(r.sluice().version()).isEqualTo("0.1.0-SNAPSHOT");
         assertThat(r.jvm().args()).isNotNull();
         assertThat(Files.readString(html)).contains("<svg").contains("id=\"summary\"");

@@ -213,9 +213,9 @@ public record Analysis(Results results, List<WorkloadView> workloads, String sum
 
     /**
      * @param family a family alias from a results file
-     * @return whether it is Sluice's
+     * @return whether it is Sluice's: the in-process pipe or the shared-memory one
      */
     static boolean isSluice(String family) {
-        return Family.SLUICE.alias().equals(family);
+        return Family.SLUICE.alias().equals(family) || Family.SHM.alias().equals(family);
     }
 }

@@ -37,6 +37,12 @@ public record Results(String schema, int version, String created, List<String> c
     public static final String SCHEMA = "sluice-lab-results";
     /** The {@code version} this lab writes and reads. */
     public static final int VERSION = 1;
+    /**
+     * The key in {@link Rep#metrics()} of the CPUs' distance measured just before the repetition: a cache-line
+     * round trip between two threads, in nanoseconds ({@code dev.sluice.crossjvm.CpuDistance}). Files from
+     * before it have none.
+     */
+    public static final String CPU_DISTANCE = "cpuDistanceNs";
 
     /** Empty lists where an older file has none (files of version 1 from before these fields). */
     public Results {

@@ -159,6 +159,7 @@ public final class Tables {
                 cs.add(line);
             }
             out.append(render(cs));
+            out.append(distanceTable(e.getKey(), runs, cols, rows));
             for (Run r : runs) {
                 if (r.ok() && r.summary().containsKey("counter.writerWakeups")) {
                     out.append(String.format("  counters %s %s: waits r/w %s/%s, wake-ups to r/w %s/%s, "
@@ -178,6 +179,51 @@ public final class Tables {
             footnotes.forEach((k, v) -> out.append(String.format("[%s] %s%n", v, k)));
         }
         return out.toString();
+    }
+
+    /**
+     * The CPUs' distance measured before each run ({@link Results#CPU_DISTANCE}), per cell the median and the
+     * range over the repetitions: two CPUs that share a cache pass a line several times faster than two that do
+     * not, and every figure that moves bytes between threads follows; a cell whose range spans both kinds mixed
+     * them. Empty for results without it.
+     */
+    static String distanceTable(String workload, List<Run> runs, List<String> cols, List<String> rows) {
+        if (runs.stream().noneMatch(r -> r.ok() && r.summary().containsKey(Results.CPU_DISTANCE))) {
+            return "";
+        }
+        List<List<String>> table = withHeader(cols);
+        for (String row : rows) {
+            List<String> line = new ArrayList<>();
+            line.add(row);
+            for (String c : cols) {
+                line.add(ifRan(find(runs, row, c), Tables::distance));
+            }
+            table.add(line);
+        }
+        return String.format("%s: CPU distance before each run, ns (a cache line's round trip between two threads),"
+                + " median [lowest-highest]%n", workload) + render(table);
+    }
+
+    private static String distance(Run r) {
+        String d = distance(List.of(r));
+        return d.isEmpty() ? "-" : d;
+    }
+
+    /**
+     * {@return the CPU distance before the runs' repetitions: {@code median [lowest-highest]} in ns, or empty if
+     * none was measured}
+     *
+     * @param runs the runs (those that did not run are skipped)
+     */
+    static String distance(List<Run> runs) {
+        double[] v = runs.stream().filter(Run::ok).flatMap(r -> r.reps().stream())
+                .map(rep -> rep.metrics().get(Results.CPU_DISTANCE)).filter(java.util.Objects::nonNull)
+                .mapToDouble(Double::doubleValue).sorted().toArray();
+        if (v.length == 0) {
+            return "";
+        }
+        double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return String.format(Locale.ROOT, "%.0f [%.0f-%.0f]", median, v[0], v[v.length - 1]);
     }
 
     /** How far behind the best still counts as "as good": the team's "within 3 %" question. */

@@ -48,6 +48,7 @@ public final class TextFormat implements ReportFormat {
         } else {
             for (WorkloadView v : a.workloads()) {
                 workload(v, out);
+                distance(a.results().runs().stream().filter(r -> r.workload().equals(v.workload())).toList(), out);
             }
         }
         if (!a.workloads().isEmpty() && findings.isEmpty()) {
@@ -101,6 +102,19 @@ public final class TextFormat implements ReportFormat {
             Text.wrap(r, Text.WIDTH, "    note ", "      ").forEach(out::println);
         }
         Text.wrap(v.conclusion(), Text.WIDTH, "  → ", "    ").forEach(out::println);
+    }
+
+    /**
+     * One line: how far apart the CPUs were before the workload's runs. The same machine passes a cache line
+     * between its two CPUs several times faster at one moment than at another (the host moves them), and every
+     * figure that moves bytes between threads follows; a wide range says the runs mixed the two.
+     */
+    private static void distance(List<Results.Run> runs, PrintWriter out) {
+        String d = Tables.distance(runs);
+        if (!d.isEmpty()) {
+            Text.wrap("CPU distance before each run (a cache line's round trip between two threads): " + d + " ns",
+                    Text.WIDTH, "  cpus: ", "    ").forEach(out::println);
+        }
     }
 
     /** The compared figure in words, its unit said once: {@code MB/s}, {@code time in s}, {@code µs per op}. */

@@ -1,7 +1,9 @@
 package dev.sluice.lab.run;
 
+import dev.sluice.crossjvm.CpuDistance;
 import dev.sluice.lab.measure.Allocations;
 import dev.sluice.lab.measure.Rusage;
+import dev.sluice.lab.report.Results;
 import dev.sluice.lab.report.Results.Rep;
 import dev.sluice.lab.report.Results.Run;
 import dev.sluice.lab.report.Results.Summary;
@@ -24,6 +26,8 @@ import java.util.TreeMap;
  * first. A case whose self-check fails stops at once and reports the failure, never a figure.
  */
 public final class Runner {
+    /** Round trips of the CPU distance probe before each repetition: a few milliseconds, untimed. */
+    private static final int DISTANCE_PROBE_TRIPS = 10_000;
 
     /**
      * One case to run: a workload with fixed parameters on one contender and thread kind.
@@ -237,6 +241,8 @@ public final class Runner {
     private static Measured once(Plan p) throws Exception {
         // Collect the previous run's garbage now rather than in the middle of this one.
         System.gc();
+        // Where the two CPUs are decides every figure that moves bytes between them: the tables show it per run.
+        double distance = CpuDistance.roundTripNanos(DISTANCE_PROBE_TRIPS);
         Optional<Rusage.Sample> self0 = Rusage.read(Rusage.RUSAGE_SELF);
         Optional<Rusage.Sample> kids0 = Rusage.read(Rusage.RUSAGE_CHILDREN);
         long alloc0 = Allocations.total();
@@ -254,7 +260,14 @@ public final class Runner {
         return new Measured(new Rep(o.nanos() / 1e9, o.bytes(), o.messages(),
                 d == null ? null : d.userNanos() / 1e9, d == null ? null : d.sysNanos() / 1e9,
                 d == null ? null : d.voluntary(), d == null ? null : d.involuntary(),
-                alloc0 < 0 || alloc1 < 0 ? null : alloc1 - alloc0, o.metrics(), o.counters()), o.note());
+                alloc0 < 0 || alloc1 < 0 ? null : alloc1 - alloc0, withDistance(o.metrics(), distance),
+                o.counters()), o.note());
+    }
+
+    private static Map<String, Double> withDistance(Map<String, Double> metrics, double distance) {
+        Map<String, Double> m = new LinkedHashMap<>(metrics);
+        m.put(Results.CPU_DISTANCE, distance);
+        return m;
     }
 
     /**

@@ -107,6 +107,39 @@ class ReportTest {
         assertThat(t).as("printed the same way twice").isEqualTo(new TextFormat(false).render(Analysis.of(withReps())));
     }
 
+    /** The shared-memory pipe is Sluice's too: a run of it against the kernel pipe between JVMs is summed up. */
+    @Test
+    void theSharedMemoryPipeCountsAsSluicesInTheSummary() {
+        Results r = results(2, List.of(run("pingpong", "kernel-jvm", "kernel-jvm", "ok", null, 2.0, 2.0),
+                run("pingpong", "shm", "shm", "ok", null, 1.0, 1.0)));
+        String t = new TextFormat(false).render(Analysis.of(r));
+        assertThat(t).doesNotContain("no Sluice target ran").contains("Summary: Sluice fastest on 1 of 1");
+    }
+
+    /**
+     * The CPU distance measured before each repetition is shown once per workload (and per cell in the wide
+     * layout), as the median and range over the repetitions that ran; results without it show no such line.
+     */
+    @Test
+    void theCpuDistanceBeforeEachRunIsShownPerWorkload() {
+        double[] ns = {150, 600, 140, 620};
+        List<Rep> reps = new ArrayList<>();
+        for (double d : ns) {
+            reps.add(new Rep(1.0, 1000, 10, 0.1, 0.2, 100L, 1L, 4096L,
+                    Map.of("seconds", 1.0, Results.CPU_DISTANCE, d), Map.of()));
+        }
+        Run measured = new Run("hackbench", "-", Map.of("groups", 1L), "sluice", "sluice", Map.of(), "how",
+                "platform", "ok", null, "seconds", "s", true, null, reps, Runner.summarize(reps));
+        Results r = results(4, List.of(measured, run("nio", "ok", null, 2.0, 2.0, 2.0, 2.0)));
+        assertThat(new TextFormat(false).render(Analysis.of(r)))
+                .contains("cpus: CPU distance before each run (a cache line's round trip between two threads): "
+                        + "375 [140-620] ns");
+        assertThat(new TextFormat(true).render(Analysis.of(r)))
+                .contains("hackbench: CPU distance before each run, ns")
+                .containsPattern("- platform +- +375 \\[140-620]");
+        assertThat(new TextFormat(false).render(Analysis.of(withReps()))).doesNotContain("CPU distance");
+    }
+
     /**
      * Numbers in brackets are only for the reasons the table points to (n/a, failed); what a target that ran says
      * of its run is a plain note, and none that only repeats how the target was configured.
