@@ -139,6 +139,10 @@ public final class HtmlFormat implements ReportFormat {
                 .append(esc(TextFormat.what(v.metric(), v.unit()))).append(", ")
                 .append(v.lowerIsBetter() ? "lower" : "higher").append(" is better; bars are medians of ")
                 .append(v.reps()).append(" repetitions, whiskers their 95&nbsp;% bootstrap interval.</p>\n");
+        String distance = TextFormat.distance(runs.stream().filter(r -> r.workload().equals(v.workload())).toList());
+        if (!distance.isEmpty()) {
+            h.append("<p class=\"small cpus\">").append(esc(distance)).append(".</p>\n");
+        }
         Map<String, String> colours = colours(v);
         for (CaseView c : v.cases()) {
             h.append("<h3>").append(esc(c.label())).append("</h3>\n");

@@ -110,11 +110,17 @@ public final class TextFormat implements ReportFormat {
      * figure that moves bytes between threads follows; a wide range says the runs mixed the two.
      */
     private static void distance(List<Results.Run> runs, PrintWriter out) {
-        String d = Tables.distance(runs);
+        String d = distance(runs);
         if (!d.isEmpty()) {
-            Text.wrap("CPU distance before each run (a cache line's round trip between two threads): " + d + " ns",
-                    Text.WIDTH, "  cpus: ", "    ").forEach(out::println);
+            Text.wrap(d, Text.WIDTH, "  cpus: ", "    ").forEach(out::println);
         }
+    }
+
+    /** {@return the sentence of the CPU distance before the runs, or empty if it was not measured} */
+    static String distance(List<Results.Run> runs) {
+        String d = Tables.distance(runs);
+        return d.isEmpty() ? "" : "CPU distance before each run (a cache line's round trip between two threads): "
+                + d + " ns";
     }
 
     /** The compared figure in words, its unit said once: {@code MB/s}, {@code time in s}, {@code µs per op}. */

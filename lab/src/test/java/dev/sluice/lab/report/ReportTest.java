@@ -137,7 +137,10 @@ class ReportTest {
         assertThat(new TextFormat(true).render(Analysis.of(r)))
                 .contains("hackbench: CPU distance before each run, ns")
                 .containsPattern("- platform +- +375 \\[140-620]");
+        assertThat(new HtmlFormat().render(Analysis.of(r))).contains("<p class=\"small cpus\">CPU distance before"
+                + " each run (a cache line's round trip between two threads): 375 [140-620] ns.</p>");
         assertThat(new TextFormat(false).render(Analysis.of(withReps()))).doesNotContain("CPU distance");
+        assertThat(new HtmlFormat().render(Analysis.of(withReps()))).doesNotContain("CPU distance");
     }
 
     /**
