@@ -10,7 +10,34 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the CPUs from the probe.
  */
 public final class CpuDistance {
+    /** Round trips of the first call's warm-up, so that both loops run compiled afterwards. */
+    private static final int WARM_UP_TRIPS = 100_000;
+    private static final int PROBES = 3;
+    private static final int PROBE_TRIPS = 4_000;
+    /** Whether a warm-up has run (a race at most repeats it). */
+    private static volatile boolean warm;
+
     private CpuDistance() {
+    }
+
+    /**
+     * The distance now, in a few milliseconds: the least of three short probes (a thread of the machine's
+     * other work, or a timer, only adds to one), after a warm-up on the first call (interpreted loops read
+     * several times too high).
+     *
+     * @return nanoseconds per round trip
+     * @throws InterruptedException if interrupted while joining the other thread
+     */
+    public static double now() throws InterruptedException {
+        if (!warm) {
+            roundTripNanos(WARM_UP_TRIPS);
+            warm = true;
+        }
+        double least = Double.MAX_VALUE;
+        for (int i = 0; i < PROBES; i++) {
+            least = Math.min(least, roundTripNanos(PROBE_TRIPS));
+        }
+        return least;
     }
 
     /**

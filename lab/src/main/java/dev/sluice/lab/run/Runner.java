@@ -26,8 +26,6 @@ import java.util.TreeMap;
  * first. A case whose self-check fails stops at once and reports the failure, never a figure.
  */
 public final class Runner {
-    /** Round trips of the CPU distance probe before each repetition: a few milliseconds, untimed. */
-    private static final int DISTANCE_PROBE_TRIPS = 10_000;
 
     /**
      * One case to run: a workload with fixed parameters on one contender and thread kind.
@@ -242,7 +240,7 @@ public final class Runner {
         // Collect the previous run's garbage now rather than in the middle of this one.
         System.gc();
         // Where the two CPUs are decides every figure that moves bytes between them: the tables show it per run.
-        double distance = CpuDistance.roundTripNanos(DISTANCE_PROBE_TRIPS);
+        double distance = CpuDistance.now(); // a few milliseconds, untimed
         Optional<Rusage.Sample> self0 = Rusage.read(Rusage.RUSAGE_SELF);
         Optional<Rusage.Sample> kids0 = Rusage.read(Rusage.RUSAGE_CHILDREN);
         long alloc0 = Allocations.total();
