@@ -132,10 +132,6 @@ final class Region {
         LONG.setVolatile(seg, off, v);
     }
 
-    boolean casLong(long off, long expect, long v) {
-        return LONG.compareAndSet(seg, off, expect, v);
-    }
-
     // ---- the ring's words, checked --------------------------------------------------------------------
 
     /** @return the head: only a writer holding {@code WRITE_LOCK} moves it (a release of the slots before it) */

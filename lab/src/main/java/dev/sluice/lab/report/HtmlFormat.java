@@ -139,7 +139,7 @@ public final class HtmlFormat implements ReportFormat {
                 .append(esc(TextFormat.what(v.metric(), v.unit()))).append(", ")
                 .append(v.lowerIsBetter() ? "lower" : "higher").append(" is better; bars are medians of ")
                 .append(v.reps()).append(" repetitions, whiskers their 95&nbsp;% bootstrap interval.</p>\n");
-        String distance = TextFormat.distance(runs.stream().filter(r -> r.workload().equals(v.workload())).toList());
+        String distance = TextFormat.distance(v.workload(), runs);
         if (!distance.isEmpty()) {
             h.append("<p class=\"small cpus\">").append(esc(distance)).append(".</p>\n");
         }

@@ -216,14 +216,13 @@ public final class Tables {
      * @param runs the runs (those that did not run are skipped)
      */
     static String distance(List<Run> runs) {
-        double[] v = runs.stream().filter(Run::ok).flatMap(r -> r.reps().stream())
-                .map(rep -> rep.metrics().get(Results.CPU_DISTANCE)).filter(java.util.Objects::nonNull)
-                .mapToDouble(Double::doubleValue).sorted().toArray();
-        if (v.length == 0) {
+        List<Double> v = runs.stream().filter(Run::ok).flatMap(r -> r.reps().stream())
+                .map(rep -> rep.metrics().get(Results.CPU_DISTANCE)).filter(java.util.Objects::nonNull).toList();
+        if (v.isEmpty()) {
             return "";
         }
-        double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-        return String.format(Locale.ROOT, "%.0f [%.0f-%.0f]", median, v[0], v[v.length - 1]);
+        return String.format(Locale.ROOT, "%.0f [%.0f-%.0f]", Summary.of(v).median(),
+                java.util.Collections.min(v), java.util.Collections.max(v));
     }
 
     /** How far behind the best still counts as "as good": the team's "within 3 %" question. */

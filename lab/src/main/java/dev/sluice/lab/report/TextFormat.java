@@ -48,7 +48,7 @@ public final class TextFormat implements ReportFormat {
         } else {
             for (WorkloadView v : a.workloads()) {
                 workload(v, out);
-                distance(a.results().runs().stream().filter(r -> r.workload().equals(v.workload())).toList(), out);
+                distance(v.workload(), a.results().runs(), out);
             }
         }
         if (!a.workloads().isEmpty() && findings.isEmpty()) {
@@ -109,16 +109,21 @@ public final class TextFormat implements ReportFormat {
      * between its two CPUs several times faster at one moment than at another (the host moves them), and every
      * figure that moves bytes between threads follows; a wide range says the runs mixed the two.
      */
-    private static void distance(List<Results.Run> runs, PrintWriter out) {
-        String d = distance(runs);
+    private static void distance(String workload, List<Results.Run> runs, PrintWriter out) {
+        String d = distance(workload, runs);
         if (!d.isEmpty()) {
             Text.wrap(d, Text.WIDTH, "  cpus: ", "    ").forEach(out::println);
         }
     }
 
-    /** {@return the sentence of the CPU distance before the runs, or empty if it was not measured} */
-    static String distance(List<Results.Run> runs) {
-        String d = Tables.distance(runs);
+    /**
+     * {@return the sentence of the CPU distance before a workload's runs, or empty if it was not measured}
+     *
+     * @param workload the workload
+     * @param runs     every run of the results (the workload's are picked)
+     */
+    static String distance(String workload, List<Results.Run> runs) {
+        String d = Tables.distance(runs.stream().filter(r -> r.workload().equals(workload)).toList());
         return d.isEmpty() ? "" : "CPU distance before each run (a cache line's round trip between two threads): "
                 + d + " ns";
     }
