@@ -380,6 +380,7 @@ class ShmPipeTest {
             return java.util.Arrays.copyOf(got, in.read(got));
         });
         awaitAsleep(b, true);
+        awaitParked(reader, virtual);
         out.write(data);
         byte[] took = reader.get();
         assertThat(took.length).as("bytes the woken reader took in its one read").isEqualTo(mib);
@@ -393,6 +394,7 @@ class ShmPipeTest {
             return 0;
         });
         awaitAsleep(a, false);
+        awaitParked(writer, virtual);
         byte[] got = new byte[mib];
         assertThat(in.read(got)).isEqualTo(mib);
         writer.get();
@@ -531,6 +533,23 @@ class ShmPipeTest {
                     return false; // the thread has ended
                 }
             }).count();
+        }
+    }
+
+    /**
+     * Waits until a virtual waiter has parked. Its watcher sleeps in the futex as soon as the waiter registers,
+     * before the waiter's last look at the pipe: a change made in between (a page published mid-pass) is seen
+     * by that look, and the waiter takes it instead of sleeping. A platform waiter sleeps in the futex itself,
+     * after that look, which {@link #awaitAsleep} sees.
+     */
+    static void awaitParked(Async<?> waiter, boolean virtual) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (virtual && waiter.thread().getState() != Thread.State.TIMED_WAITING
+                && waiter.thread().getState() != Thread.State.WAITING) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("the virtual waiter did not park: " + waiter.thread().getState());
+            }
+            Thread.sleep(1);
         }
     }
 
