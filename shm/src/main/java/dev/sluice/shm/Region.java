@@ -160,11 +160,16 @@ final class Region {
 
     /**
      * @return occupancy without the check, for readiness tests: the tail read first, so a head that moves on
-     *         meanwhile can only add; an impossible value (a corrupt pair, or a race) reads as "full"
+     *         meanwhile can only add; above the ring's length only in a corrupt pipe
      */
-    int occupancyUnchecked() {
+    long occupancyRaw() {
         int tail = tail();
-        long used = (head() - tail) & 0xFFFF_FFFFL;
+        return (head() - tail) & 0xFFFF_FFFFL;
+    }
+
+    /** @return {@link #occupancyRaw()}, an impossible value reading as "full" */
+    int occupancyUnchecked() {
+        long used = occupancyRaw();
         return used > layout.slots ? layout.slots : (int) used;
     }
 

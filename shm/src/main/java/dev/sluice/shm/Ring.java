@@ -112,9 +112,9 @@ final class Ring {
             // A full fence, even if the value was stored already (a partial take can end the pass right after
             // a step's store): the waiters counted below see the room.
             r.setInt(Layout.TAIL, tail + taken);
-        }
-        if (taken > 0 && r.getInt(Layout.ROOM_WAITERS) > 0) {
-            wakeWriters(tail, tail + taken);
+            if (r.getInt(Layout.ROOM_WAITERS) > 0) {
+                wakeWriters(tail, tail + taken);
+            }
         }
         if (used > taken && r.getInt(Layout.DATA_WAITERS) > 0) {
             c.wakeReaders(false); // pass the baton: a reader woken for this data may have been someone else

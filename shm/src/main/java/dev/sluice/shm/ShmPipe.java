@@ -727,8 +727,7 @@ public final class ShmPipe implements Pipe {
 
     /** @return whether a read (or write) would not find the pipe empty (full) with the other side open */
     boolean ready(boolean read) {
-        int tail = region.tail(); // first: a head read after it is never behind it in a sound pipe
-        long used = (region.head() - tail) & 0xFFFF_FFFFL;
+        long used = region.occupancyRaw();
         if (used > region.layout.slots) {
             return true; // corrupt: let the call find it and say so
         }

@@ -41,10 +41,7 @@ class ReadmeExampleTest {
 
     @Test
     void aParentStreamsToAChildJvmThatSeesEndOfStreamAfterTheClose() throws Exception {
-        byte[] data = new byte[300_000]; // several rings' worth, and not a multiple of a page
-        for (int i = 0; i < data.length; i++) {
-            data[i] = (byte) (i * 31 + (i >>> 12));
-        }
+        byte[] data = Child.pattern(300_000); // several rings' worth, and not a multiple of a page
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String cp = System.getProperty("java.class.path");
         ShmPipe pipe = ShmPipe.create();
